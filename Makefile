@@ -1,0 +1,92 @@
+# CVE-2010-0307 backport kit: user entry points.  Thin: every target calls a
+# script that can be run and tested alone.  `make help` lists them.
+
+SHELL := /bin/sh
+BRANCH ?=
+OUT ?= $(CURDIR)/out
+export OUT BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
+
+.PHONY: help deps all check unit e2e build build-all verify verify-all \
+	series series-all mutants cross cross-all testvm clean
+
+help:
+	@echo 'CVE-2010-0307 backport kit'
+	@echo
+	@echo 'Main job and tests (each installs the Debian packages it needs):'
+	@echo '  make all                 build, patch and verify every reachable branch'
+	@echo '  make check               unit tests, then end-to-end runs of reachable branches'
+	@echo
+	@echo 'Per branch (BRANCH=<name>, see branches/*.conf):'
+	@echo '  make build BRANCH=b      fetch and build the unpatched kernel into $$(OUT)/b/'
+	@echo '  make build-all           every branch whose source is reachable; summary table'
+	@echo '  make verify BRANCH=b     build what is missing, boot in QEMU, give verdicts'
+	@echo '  make verify-all          every reachable branch; table at the end'
+	@echo '  make series BRANCH=b     regenerate backports/b/ from cocci/ rules and hand hunks'
+	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
+	@echo '  make cross BRANCH=b      cross-compile the loaders (cross-all: all branches)'
+	@echo
+	@echo 'Pieces:'
+	@echo '  make deps                install the Debian packages the kit uses (root or sudo)'
+	@echo '  make unit                unit tests only (no kernel tree needed)'
+	@echo '  make e2e                 end-to-end runs only'
+	@echo '  make testvm              build the guest programs and image'
+	@echo '  make clean               remove $$(OUT)'
+	@echo
+	@echo 'Variables:'
+	@echo '  BRANCH=<name>    target branch: $(notdir $(basename $(wildcard branches/*.conf)))'
+	@echo '  TREE=<dir>       use a tree you already have (copied, never edited)'
+	@echo '  NAME=<name>      output folder name for TREE= (default: the folder name)'
+	@echo '  KERNEL_GIT=<url or path>  git source of the 2.6 trees (default: kernel.org)'
+	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/cve-2010-0307-kit)'
+	@echo '  OUT=<dir>        output root (default: ./out)'
+	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
+	@echo '  Settings may also live in ~/.config/cve-2010-0307-kit/config (KEY=value lines).'
+
+deps:
+	@sh scripts/deps.sh
+
+all: deps
+	@sh scripts/all.sh
+
+check: deps
+	@sh ci/check.sh
+
+unit:
+	@sh ci/run-tests.sh
+
+e2e:
+	@E2E=1 sh ci/run-tests.sh ci/e2e/*.t
+
+build:
+	@sh scripts/build.sh unpatched
+
+build-all:
+	@sh scripts/build-all.sh
+
+verify:
+	@sh scripts/verify.sh
+
+verify-all:
+	@sh scripts/verify-all.sh
+
+series:
+	@sh scripts/series.sh
+
+series-all:
+	@for b in $(notdir $(basename $(wildcard branches/v*.conf))); do \
+		sh scripts/series.sh $$b || exit 1; done
+
+mutants:
+	@sh scripts/mutants.sh
+
+cross:
+	@sh scripts/cross.sh
+
+cross-all:
+	@sh scripts/cross-all.sh
+
+testvm:
+	@$(MAKE) -C testvm OUT=$(OUT)/testvm
+
+clean:
+	chmod -R u+w $(OUT) 2>/dev/null; rm -rf $(OUT)

@@ -1,0 +1,17 @@
+#!/bin/sh
+# deps.sh: install the Debian packages the kit uses, only those missing.
+# Needs root or sudo when something is missing; says so in one line if not.
+set -eu
+pkgs="git quilt gcc gcc-multilib make perl bc cpio flex bison libelf-dev jq
+qemu-system-x86 coccinelle xz-utils diffutils patch binutils"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo
+else echo "deps.sh: error: missing packages:$missing; install them as root (apt-get install$missing)" >&2; exit 2; fi
+$SUDO apt-get update -qq >&2
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >&2

@@ -63,7 +63,7 @@ load_branch() {
 	_f=$KIT_ROOT/branches/$_name.conf
 	[ -r "$_f" ] || die 2 "unknown branch '$_name'; known branches: $(list_branches | tr '\n' ' ')(add branches/$_name.conf to define it)"
 	BR_NAME= BR_VERSION= BR_SOURCE= BR_COMMIT= BR_HOST_SERIES= BR_CONFIG= \
-	BR_REQUIRED_CFLAGS= BR_MARKERS= BR_APT_PACKAGE= BR_ARCH=x86_64 BR_CC_FLAGS=
+	BR_FLAGS= BR_CONFIG_BASE= BR_MARKERS= BR_APT_PACKAGE= BR_ARCH=x86_64 BR_CC_FLAGS=
 	# shellcheck disable=SC1090
 	. "$_f"
 	[ "$BR_NAME" = "$_name" ] || die 2 "branches/$_name.conf sets BR_NAME='$BR_NAME'; it must match the file name"

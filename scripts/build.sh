@@ -1,0 +1,190 @@
+#!/bin/sh
+# build.sh KIND [BRANCH]: build BRANCH's kernel, KIND = unpatched | patched.
+#
+# Works on its own copy: $OUT/<name>/<KIND>/src is a copy of the verified
+# export (or of TREE=), with the branch's host-toolchain series applied
+# (and, for KIND=patched, the security series backports/<branch>/).  The
+# copy is made under a temp name and renamed when the build is complete, so
+# a failed build never leaves a half-made output that looks done.
+#
+#   exit 0 built (or already up to date), 3 source unreachable (SKIP),
+#   2 bad input, 1 a step failed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+KIND=${1:?usage: build.sh unpatched|patched [BRANCH]}
+case $KIND in unpatched | patched) ;; *) die 2 "build kind must be 'unpatched' or 'patched', not '$KIND'" ;; esac
+BRANCH=${2:-${BRANCH:-}}
+TREE=${TREE:-}
+
+if [ -n "$TREE" ]; then
+	det=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE") || exit $?
+	[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
+		die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
+	BRANCH=$det
+	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+else
+	NAME=${NAME:-$BRANCH}
+fi
+load_branch "$BRANCH"
+need_cmd gcc make perl patch quilt jq diff
+# shellcheck disable=SC1090
+. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+
+if [ -n "$TREE" ]; then
+	src=$(cd "$TREE" && pwd); src_id="tree:$src"
+else
+	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+	src_id=$(sed -n 's/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
+fi
+
+nodedir=$OUT/$NAME
+bdir=$nodedir/$KIND
+mkdir -p "$nodedir"
+result=$nodedir/result.json
+
+host_patches=
+for p in $BR_HOST_SERIES; do
+	f=$KIT_ROOT/branches/host/$p.patch
+	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names host patch '$p', but branches/host/$p.patch does not exist"
+	host_patches="$host_patches $f"
+done
+sec_dir=
+if [ "$KIND" = patched ]; then
+	sec_dir=$KIT_ROOT/backports/$BRANCH
+	[ -r "$sec_dir/series" ] ||
+		die 2 "no security series for $BRANCH (backports/$BRANCH/series); run 'make series BRANCH=$BRANCH' first"
+	sh "$KIT_ROOT/scripts/series-order.sh" "$sec_dir/series" ||
+		die 2 "backports/$BRANCH/series breaks the ordering rule; see the message above"
+fi
+frag_files=
+for c in $BR_CONFIG; do
+	f=$KIT_ROOT/branches/config/$c
+	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names config fragment '$c', but branches/config/$c does not exist"
+	frag_files="$frag_files $f"
+done
+
+# Everything that decides the build, hashed: a matching stamp means the
+# bzImage in $bdir is what these inputs make.
+stamp=$(
+	{
+		echo "$src_id $KIND $KIT_CC_FLAGS"
+		# shellcheck disable=SC2086
+		cat $host_patches $frag_files "$KIT_ROOT/scripts/build.sh" "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
+	} | sha256sum | cut -d' ' -f1
+)
+if [ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ]; then
+	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage)"
+	exit 0
+fi
+
+t0=$(date +%s)
+tmp=$nodedir/.$KIND.tmp
+chmod -R u+w "$tmp" 2>/dev/null || true
+rm -rf "$tmp"
+mkdir -p "$tmp"
+progress "$NAME" copy "copying $src_id to a work tree"
+cp -a "$src/." "$tmp/src"
+rm -f "$tmp/src/.kit-verified"
+chmod -R u+w "$tmp/src"
+log=$tmp/build.log
+: >"$log"
+
+fail() {
+	# fail <stage> <message>: record the failure, keep the log, stop.
+	mkdir -p "$bdir.failed"
+	cp "$log" "$bdir.failed/build.log" 2>/dev/null || true
+	result_update "$result" --arg b "$NAME" --arg k "$KIND" --arg stage "$1" \
+		--arg msg "$2" --arg log "$bdir.failed/build.log" \
+		'.branch = $b | .build[$k] = {status: "failed", stage: $stage, error: $msg, log: $log}'
+	die 1 "[$NAME] $KIND $1 failed: $2 (log: $bdir.failed/build.log)"
+}
+
+# The files a list of patches touches (from their +++ lines).
+patch_files() {
+	for _p; do
+		sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$_p"
+		sed -n 's|^--- [^/]*/\([^	 ]*\).*|\1|p' "$_p"
+	done | grep -v '^dev/null$' | LC_ALL=C sort -u
+}
+
+progress "$NAME" host "applying host-toolchain series ($(echo $BR_HOST_SERIES | wc -w) patches)"
+for p in $host_patches; do
+	patch -d "$tmp/src" -p1 -F0 -N --no-backup-if-mismatch -s <"$p" >>"$log" 2>&1 ||
+		fail host "$(basename "$p") does not apply"
+done
+sec_patches=
+if [ -n "$sec_dir" ]; then
+	progress "$NAME" series "quilt push -a (backports/$BRANCH)"
+	(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
+		fail series "quilt push -a of backports/$BRANCH failed"
+	rm -rf "$tmp/src/.pc"
+	for p in $(grep -v '^#' "$sec_dir/series"); do sec_patches="$sec_patches $sec_dir/$p"; done
+fi
+
+# The work tree may differ from the source only in the files the series
+# name: nothing else slipped in.
+# shellcheck disable=SC2086
+patch_files $host_patches $sec_patches >"$tmp/expected-files"
+(cd "$src" && LC_ALL=C diff -rq . "$tmp/src" 2>&1 || true) |
+	sed -n "s|^Files \./\([^ ]*\) and .*|\1|p; s|^Only in $tmp/src/\{0,1\}\(.*\): \(.*\)|\1/\2|p" |
+	sed 's|^/||' | grep -v '^\.kit-verified$' | LC_ALL=C sort -u >"$tmp/changed-files"
+if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
+	diff "$tmp/expected-files" "$tmp/changed-files" >>"$log" || true
+	fail tree "the work tree differs from $src_id in files no series names"
+fi
+
+progress "$NAME" config "miniconfig: $BR_CONFIG"
+{
+	for b in $BR_CONFIG_BASE; do cat "$tmp/src/$b"; done
+	# shellcheck disable=SC2086
+	cat $frag_files
+} >"$tmp/kit.config"
+(cd "$tmp/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" \
+	KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
+	fail config "make allnoconfig failed"
+sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/kit.config" "$tmp/src/.config" >>"$log" 2>&1 ||
+	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
+
+progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
+(
+	cd "$tmp/src"
+	make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" -j"$JOBS" bzImage >>"$log" 2>&1 &
+	pid=$!
+	trap 'kill $pid 2>/dev/null' INT TERM
+	while kill -0 $pid 2>/dev/null; do
+		sleep 15
+		kill -0 $pid 2>/dev/null &&
+			progress "$NAME" build "$(grep -c '^  CC ' "$log") objects compiled"
+	done
+	wait $pid
+) || fail build "make bzImage failed: $(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")"
+secs=$(($(date +%s) - t0))
+
+progress "$NAME" audit "flag audit: $REQUIRED_CFLAGS"
+sh "$KIT_ROOT/scripts/flag-audit.sh" "$tmp/src" $REQUIRED_CFLAGS >"$tmp/flags.txt" 2>>"$log" ||
+	fail audit "$(tail -1 "$log")"
+
+cp "$tmp/src/arch/x86/boot/bzImage" "$tmp/bzImage"
+sha256sum "$tmp/src/.config" | cut -d' ' -f1 >"$tmp/config.sha256"
+printf '%s\n' "$stamp" >"$tmp/stamp"
+chmod -R u+w "$bdir" "$bdir.failed" 2>/dev/null || true
+rm -rf "$bdir" "$bdir.failed"
+mv "$tmp" "$bdir"
+
+ver() { "$@" 2>/dev/null | head -1; }
+result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
+	--arg commit "${BR_COMMIT:-}" --arg src "$src_id" --argjson s "$secs" \
+	--arg log "$bdir/build.log" --arg img "$bdir/bzImage" \
+	--arg cfg "$(cat "$bdir/config.sha256")" --arg cflags "$(cat "$bdir/flags.txt")" \
+	--arg ccflags "$KIT_CC_FLAGS" --arg series "$BR_HOST_SERIES" \
+	--arg gcc "$(ver gcc --version)" --arg ld "$(ver ld --version)" \
+	--arg make "$(ver make --version)" --arg perl "$(perl -e 'print $^V')" \
+	--arg stamp "$stamp" \
+	'.branch = $b | .definition = $br | .base_commit = $commit | .source = $src
+	 | .build[$k] = {status: "ok", seconds: $s, log: $log, bzImage: $img,
+	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
+	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp}
+	 | .toolchain = {gcc: $gcc, binutils: $ld, make: $make, perl: $perl}'
+progress "$NAME" done "$KIND build ok in ${secs}s: $bdir/bzImage"

@@ -141,10 +141,12 @@ progress "$NAME" config "miniconfig: $BR_CONFIG"
 	# shellcheck disable=SC2086
 	cat $frag_files
 } >"$tmp/kit.config"
+# shellcheck disable=SC2086
+cat $frag_files >"$tmp/required.config"
 (cd "$tmp/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" \
 	KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
 	fail config "make allnoconfig failed"
-sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/kit.config" "$tmp/src/.config" >>"$log" 2>&1 ||
+sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config" >>"$log" 2>&1 ||
 	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
 
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"

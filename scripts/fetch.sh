@@ -14,6 +14,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+if [ "${1:-}" = --verify ]; then
+	# fetch.sh --verify DIR BRANCH: is DIR exactly BRANCH's pinned commit?
+	VERIFY_DIR=${2:?usage: fetch.sh --verify DIR BRANCH}; shift 2
+fi
 BRANCH=${1:-${BRANCH:-}}
 load_branch "$BRANCH"
 need_cmd git tar
@@ -140,6 +144,15 @@ fetch_apt() {
 	trap - EXIT
 	printf '%s\n' "$dst"
 }
+
+if [ -n "${VERIFY_DIR:-}" ]; then
+	[ "$BR_SOURCE" = git ] || die 2 "--verify works on git branches; $BRANCH comes from apt"
+	gd=$(resolve_git_dir) || exit $?
+	verify_export "$gd" "$BR_COMMIT" "$VERIFY_DIR" ||
+		die 1 "$VERIFY_DIR is not $BRANCH's pinned commit $BR_COMMIT"
+	echo "$VERIFY_DIR matches $BR_COMMIT" >&2
+	exit 0
+fi
 
 case $BR_SOURCE in
 git) fetch_git ;;

@@ -1,0 +1,37 @@
+#!/bin/sh
+# build-all.sh: build every branch whose source is reachable, one at a time
+# (2 cores: one kernel build at a time), then print a summary table.
+# Unreachable sources are SKIP with the reason; failures do not stop the
+# others but make the exit status 1.
+set -u
+. "$(dirname "$0")/lib.sh"
+KIND=${KIND:-unpatched}
+summary=$(mktemp)
+rc=0
+branches=${BRANCHES:-$(list_branches)}
+n=$(echo "$branches" | wc -w) i=0
+for b in $branches; do
+	i=$((i + 1))
+	progress "$b" branch "$i of $n"
+	errf=$(mktemp)
+	sh "$KIT_ROOT/scripts/build.sh" "$KIND" "$b" 2>&1 | tee "$errf" >&2
+	st=$(tail -1 "$errf")
+	r=$OUT/$b/result.json
+	if grep -q "done.*build ok\|is up to date" "$errf"; then
+		secs=$(jq -r ".build.$KIND.seconds // \"?\"" "$r" 2>/dev/null)
+		printf '%s\tok\t%s\t%s\n' "$b" "$secs" "$OUT/$b/$KIND/bzImage" >>"$summary"
+	elif grep -q 'error: cannot reach\|is not a folder\|apt-get download\|apt knows no' "$errf"; then
+		printf '%s\tSKIP\t-\t%s\n' "$b" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"
+	else
+		printf '%s\tFAILED\t-\t%s\n' "$b" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"
+		rc=1
+	fi
+	rm -f "$errf"
+done
+echo
+printf '%-12s %-7s %-6s %s\n' branch status secs "bzImage / reason"
+while IFS='	' read -r b s t w; do
+	printf '%-12s %-7s %-6s %s\n' "$b" "$s" "$t" "$w"
+done <"$summary"
+rm -f "$summary"
+exit $rc

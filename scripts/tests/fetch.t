@@ -1,0 +1,67 @@
+#!/bin/sh
+# fetch.sh: exports the pinned commit, verifies it, rejects what is not it,
+# and says how to fix an unreachable or wrong source in one line.
+. ci/tap.sh
+kit=$(pwd)
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+# A tiny "kernel" history: two commits.
+git init -q "$tmp/repo"
+(cd "$tmp/repo" && git config user.email t@t && git config user.name t &&
+	mkdir -p fs && echo 'int exec;' >fs/exec.c && printf '#!/bin/sh\n' >run.sh && chmod +x run.sh &&
+	ln -s fs/exec.c link && git add -A && git commit -qm one &&
+	echo 'int exec2;' >fs/exec.c && git commit -qam two)
+c1=$(git -C "$tmp/repo" rev-parse HEAD~1) c2=$(git -C "$tmp/repo" rev-parse HEAD)
+mkdir -p "$tmp/kit/branches" "$tmp/kit/scripts"
+cp scripts/*.sh "$tmp/kit/scripts/"
+printf 'BR_NAME=fake\nBR_VERSION=2.6.99\nBR_SOURCE=git\nBR_COMMIT=%s\n' "$c1" >"$tmp/kit/branches/fake.conf"
+printf 'BR_NAME=short\nBR_VERSION=2.6.99\nBR_SOURCE=git\nBR_COMMIT=abc123\n' >"$tmp/kit/branches/short.conf"
+run() { KIT_ROOT=$tmp/kit KIT_CONFIG=/nonexistent KIT_CACHE=$tmp/cache KERNEL_GIT=$1; shift
+	export KIT_ROOT KIT_CONFIG KIT_CACHE KERNEL_GIT; sh "$tmp/kit/scripts/fetch.sh" "$@"; }
+
+out=$(run "$tmp/repo" fake 2>"$tmp/err")
+rc=$?
+if [ $rc -eq 0 ] && [ "$out" = "$tmp/cache/src/$c1" ] && [ "$(cat "$out/fs/exec.c")" = 'int exec;' ]; then
+	t_ok "exports the pinned commit into the cache"
+else t_fail "exports the pinned commit into the cache" "rc=$rc out=$out" "$(cat "$tmp/err")"; fi
+t_check "the export is read-only (no write bit anywhere)" sh -c "[ -z \"\$(find '$out' ! -type l -perm /222)\" ]"
+t_check "the export keeps modes and symlinks" sh -c "[ -x '$out/run.sh' ] && [ -L '$out/link' ]"
+t_check "the source repository is untouched" sh -c "[ -z \"\$(git -C '$tmp/repo' status --porcelain)\" ]"
+
+# The pinned-id check: a tree of another commit is rejected.
+mkdir "$tmp/other" && git -C "$tmp/repo" archive "$c2" | tar -x -C "$tmp/other"
+if run "$tmp/repo" --verify "$tmp/other" fake 2>"$tmp/err"; then
+	t_fail "a tree of a different commit is rejected" "verify accepted $c2 as $c1"
+else
+	grep -q "is not fake's pinned commit $c1" "$tmp/err" && t_ok "a tree of a different commit is rejected" ||
+		t_fail "a tree of a different commit is rejected" "$(cat "$tmp/err")"
+fi
+mkdir "$tmp/same" && git -C "$tmp/repo" archive "$c1" | tar -x -C "$tmp/same"
+t_check "the same commit's tree is accepted" run "$tmp/repo" --verify "$tmp/same" fake
+chmod u+x "$tmp/same/fs/exec.c"
+if run "$tmp/repo" --verify "$tmp/same" fake 2>/dev/null; then t_fail "a changed file mode is rejected"
+else t_ok "a changed file mode is rejected"; fi
+
+# One-line errors naming the fix (an empty cache each time: a cached
+# export is used without asking the source).
+rm -rf "$tmp/cache.full"; mv "$tmp/cache" "$tmp/cache.full"
+err=$(run "$tmp/repo" nosuch 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "unknown branch 'nosuch'.*known branches" &&
+	t_ok "unknown branch: exit 2, one line naming the known branches" ||
+	t_fail "unknown branch: exit 2, one line naming the known branches" "rc=$rc: $err"
+err=$(run "$tmp/repo" short 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "BR_COMMIT must be a full 40-hex" &&
+	t_ok "a short commit id in a definition is refused" || t_fail "a short commit id in a definition is refused" "rc=$rc: $err"
+err=$(run "$tmp/nowhere" fake 2>&1); rc=$?
+[ $rc -eq 3 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "set KERNEL_GIT\|point it at" &&
+	t_ok "missing KERNEL_GIT folder: exit 3 (SKIP), one line naming the fix" ||
+	t_fail "missing KERNEL_GIT folder: exit 3 (SKIP), one line naming the fix" "rc=$rc: $err"
+git init -q "$tmp/empty"
+err=$(run "$tmp/empty" fake 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "has no commit $c1" &&
+	t_ok "a repository without the pinned commit: exit 2 naming the commit" ||
+	t_fail "a repository without the pinned commit: exit 2 naming the commit" "rc=$rc: $err"
+err=$(KIT_FETCH_TIMEOUT=10 run "http://127.0.0.1:9/linux.git" fake 2>&1 | tail -1); rc=$?
+echo "$err" | grep -q "cannot reach http://127.0.0.1:9/linux.git.*set KERNEL_GIT" &&
+	t_ok "unreachable URL: one line naming KERNEL_GIT as the fix" || t_fail "unreachable URL: one line naming KERNEL_GIT as the fix" "$err"
+t_done

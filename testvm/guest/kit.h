@@ -1,0 +1,190 @@
+/*
+ * kit.h - the few libc pieces the guest programs need, on top of sys.h.
+ *
+ * Output is built in a line buffer and written with one write() so that a
+ * line on the serial console is never split by another writer.
+ */
+#ifndef KIT_KIT_H
+#define KIT_KIT_H
+
+#include "sys.h"
+
+static inline ulong kit_strlen(const char *s)
+{
+	ulong n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+static inline int kit_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* first occurrence of needle in hay[0..n) or 0 */
+static inline const char *kit_memstr(const char *hay, ulong n, const char *needle)
+{
+	ulong m = kit_strlen(needle), i, j;
+
+	for (i = 0; m && i + m <= n; i++) {
+		for (j = 0; j < m && hay[i + j] == needle[j]; j++)
+			;
+		if (j == m)
+			return hay + i;
+	}
+	return 0;
+}
+
+static inline void kit_memset(void *p, int c, ulong n)
+{
+	volatile unsigned char *q = p;	/* keep gcc from calling memset */
+
+	while (n--)
+		*q++ = (unsigned char)c;
+}
+
+/*
+ * gcc may emit calls to these even for freestanding code (struct copies,
+ * large zero-initialisations); the volatile pointers keep it from turning
+ * the loops back into calls to themselves.
+ */
+__attribute__((used)) void *memset(void *p, int c, ulong n)
+{
+	kit_memset(p, c, n);
+	return p;
+}
+
+__attribute__((used)) void *memcpy(void *d, const void *s, ulong n)
+{
+	volatile unsigned char *q = d;
+	const unsigned char *r = s;
+
+	while (n--)
+		*q++ = *r++;
+	return d;
+}
+
+struct line {
+	char b[1024];
+	ulong n;
+};
+
+static inline void l_c(struct line *l, char c)
+{
+	if (l->n < sizeof(l->b) - 1)
+		l->b[l->n++] = c;
+}
+
+static inline void l_s(struct line *l, const char *s)
+{
+	while (s && *s)
+		l_c(l, *s++);
+}
+
+/* decimal in a native long: i386 has no 64-bit division without libgcc */
+static inline void l_u(struct line *l, ulong v)
+{
+	char t[24];
+	int i = 0;
+
+	do
+		t[i++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (i)
+		l_c(l, t[--i]);
+}
+
+static inline void l_d(struct line *l, long v)
+{
+	if (v < 0) {
+		l_c(l, '-');
+		v = -v;
+	}
+	l_u(l, (ulong)v);
+}
+
+static inline void l_x(struct line *l, unsigned long long v)
+{
+	int i, started = 0;
+
+	l_s(l, "0x");
+	for (i = 60; i >= 0; i -= 4) {
+		int d = (int)((v >> i) & 15);
+
+		if (d || started || i == 0) {
+			l_c(l, "0123456789abcdef"[d]);
+			started = 1;
+		}
+	}
+}
+
+static inline void l_flush(struct line *l, int fd)
+{
+	ulong off = 0;
+
+	while (off < l->n) {
+		long r = sys_write(fd, l->b + off, l->n - off);
+
+		if (r == -KIT_EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		off += (ulong)r;
+	}
+	l->n = 0;
+}
+
+static inline void l_nl(struct line *l, int fd)
+{
+	l_c(l, '\n');
+	l_flush(l, fd);
+}
+
+/* "key=value" lookup in a report: value parsed as decimal or 0x hex. */
+static inline int kit_getval(const char *s, ulong n, const char *key,
+			     unsigned long long *out)
+{
+	char k[32];
+	ulong kl = kit_strlen(key), i;
+	const char *p;
+	unsigned long long v = 0;
+	int neg = 0, any = 0;
+
+	if (kl + 2 > sizeof(k))
+		return 0;
+	k[0] = ' ';
+	for (i = 0; i < kl; i++)
+		k[i + 1] = key[i];
+	k[kl + 1] = '=';
+	k[kl + 2] = 0;
+	p = kit_memstr(s, n, k);
+	if (!p)
+		return 0;
+	p += kl + 2;
+	if (*p == '-')
+		neg = 1, p++;
+	if (p[0] == '0' && p[1] == 'x') {
+		for (p += 2;; p++, any = 1) {
+			int d;
+
+			if (*p >= '0' && *p <= '9')
+				d = *p - '0';
+			else if (*p >= 'a' && *p <= 'f')
+				d = *p - 'a' + 10;
+			else
+				break;
+			v = v * 16 + (unsigned)d;
+		}
+	} else {
+		for (; *p >= '0' && *p <= '9'; p++, any = 1)
+			v = v * 10 + (unsigned)(*p - '0');
+	}
+	*out = neg ? (unsigned long long)-(long long)v : v;
+	return any;
+}
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * sys.h - the guest programs' only way into the kernel.
+ *
+ * Guest programs are freestanding: a static glibc program dies before main
+ * on 2.6.26 (no AT_RANDOM before 2.6.29), so every program talks to the
+ * kernel through these raw system calls.  The same source builds as x86_64
+ * (`syscall`) and as i386 (`int $0x80`, which reaches the ia32 emulation
+ * layer the CVE lives in); only the numbers and the trap differ.
+ *
+ * Every wrapper returns the raw kernel value: -errno on failure.
+ */
+#ifndef KIT_SYS_H
+#define KIT_SYS_H
+
+typedef unsigned long ulong;
+
+#if defined(__x86_64__)
+#define KIT_BITS 64
+enum {
+	NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_brk = 12,
+	NR_pipe = 22, NR_dup2 = 33, NR_getpid = 39, NR_fork = 57,
+	NR_execve = 59, NR_exit = 60, NR_wait4 = 61, NR_chdir = 80,
+	NR_mkdir = 83, NR_unlink = 87, NR_setrlimit = 160, NR_mount = 165,
+	NR_reboot = 169, NR_personality = 135, NR_exit_group = 231,
+};
+
+static inline long sc(long n, long a, long b, long c, long d, long e)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+/* Entry: the kernel leaves argc at (%rsp); pass that to kit_start(). */
+#define KIT_ENTRY(fn)							\
+	__asm__(".text\n.globl _start\n_start:\n"			\
+		"\txor %ebp,%ebp\n\tmov %rsp,%rdi\n"			\
+		"\tand $-16,%rsp\n\tcall " #fn "\n\thlt\n")
+
+#elif defined(__i386__)
+#define KIT_BITS 32
+enum {
+	NR_exit = 1, NR_fork = 2, NR_read = 3, NR_write = 4, NR_open = 5,
+	NR_close = 6, NR_unlink = 10, NR_execve = 11, NR_chdir = 12,
+	NR_getpid = 20, NR_mount = 21, NR_mkdir = 39, NR_pipe = 42,
+	NR_brk = 45, NR_dup2 = 63, NR_setrlimit = 75, NR_reboot = 88,
+	NR_wait4 = 114, NR_personality = 136, NR_exit_group = 252,
+};
+
+/* Built with -fno-pic, so %ebx is free for the first argument. */
+static inline long sc(long n, long a, long b, long c, long d, long e)
+{
+	long r;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(r)
+			 : "a"(n), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e)
+			 : "memory");
+	return r;
+}
+
+#define KIT_ENTRY(fn)							\
+	__asm__(".text\n.globl _start\n_start:\n"			\
+		"\txor %ebp,%ebp\n\tmov %esp,%eax\n"			\
+		"\tand $-16,%esp\n\tsub $12,%esp\n\tpush %eax\n"	\
+		"\tcall " #fn "\n\thlt\n")
+#else
+#error "sys.h: x86_64 or i386 only"
+#endif
+
+#define sc0(n)			sc((n), 0, 0, 0, 0, 0)
+#define sc1(n, a)		sc((n), (long)(a), 0, 0, 0, 0)
+#define sc2(n, a, b)		sc((n), (long)(a), (long)(b), 0, 0, 0)
+#define sc3(n, a, b, c)		sc((n), (long)(a), (long)(b), (long)(c), 0, 0)
+#define sc4(n, a, b, c, d)	sc((n), (long)(a), (long)(b), (long)(c), (long)(d), 0)
+#define sc5(n, a, b, c, d, e)	sc((n), (long)(a), (long)(b), (long)(c), (long)(d), (long)(e))
+
+/* errno values the programs look at */
+#define KIT_ENOENT	2
+#define KIT_ENOEXEC	8
+#define KIT_EINTR	4
+
+#define O_RDONLY	0
+#define O_WRONLY	1
+#define O_RDWR		2
+#define O_CREAT		0100
+#define O_TRUNC		01000
+
+#define SIGSEGV		11
+#define RLIMIT_CORE	4
+#define READ_IMPLIES_EXEC 0x0400000
+
+struct kit_rlimit { ulong cur, max; };	/* "long" on both ABIs */
+
+static inline long sys_read(int fd, void *b, ulong n) { return sc3(NR_read, fd, b, n); }
+static inline long sys_write(int fd, const void *b, ulong n) { return sc3(NR_write, fd, b, n); }
+static inline long sys_open(const char *p, int fl, int mode) { return sc3(NR_open, p, fl, mode); }
+static inline long sys_close(int fd) { return sc1(NR_close, fd); }
+static inline long sys_brk(ulong a) { return sc1(NR_brk, a); }
+static inline long sys_pipe(int *fds) { return sc1(NR_pipe, fds); }
+static inline long sys_dup2(int a, int b) { return sc2(NR_dup2, a, b); }
+static inline long sys_getpid(void) { return sc0(NR_getpid); }
+static inline long sys_fork(void) { return sc0(NR_fork); }
+static inline long sys_execve(const char *p, char *const *av, char *const *ev)
+{ return sc3(NR_execve, p, av, ev); }
+static inline long sys_wait4(long pid, int *st, int opt) { return sc4(NR_wait4, pid, st, opt, 0); }
+static inline long sys_chdir(const char *p) { return sc1(NR_chdir, p); }
+static inline long sys_mkdir(const char *p, int mode) { return sc2(NR_mkdir, p, mode); }
+static inline long sys_unlink(const char *p) { return sc1(NR_unlink, p); }
+static inline long sys_setrlimit(int r, const struct kit_rlimit *l) { return sc2(NR_setrlimit, r, l); }
+static inline long sys_mount(const char *s, const char *t, const char *fs, ulong fl, const void *d)
+{ return sc5(NR_mount, s, t, fs, fl, d); }
+static inline long sys_reboot(unsigned int cmd)
+{ return sc4(NR_reboot, 0xfee1dead, 672274793, cmd, 0); }
+static inline long sys_personality(ulong p) { return sc1(NR_personality, p); }
+static inline __attribute__((noreturn)) void sys_exit(int code)
+{
+	sc1(NR_exit_group, code);
+	for (;;)
+		sc1(NR_exit, code);
+}
+
+#endif

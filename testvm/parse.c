@@ -153,7 +153,9 @@ static int frame_name(const char *s, char *out, size_t n)
 
 	/* 2.6: " [<ffffffff8104a3b1>] ? elf_core_dump+0x4a1/0xc70"
 	 * 6.1: " elf_core_dump+0x4a1/0xc70" or "RIP: 0010:genregs_get+0x25/0x80" */
-	p = strstr(s, "] ");
+	p = NULL;
+	for (q = strstr(s, "] "); q; q = strstr(q + 1, "] "))
+		p = q;		/* the last "] ": "RIP: 0010:[<a>]  [<a>] sym" */
 	if (p && strstr(s, "[<")) {
 		p += 2;
 		if (*p == '?' && p[1] == ' ')
@@ -169,6 +171,10 @@ static int frame_name(const char *s, char *out, size_t n)
 	}
 	while (*p == ' ')
 		p++;
+	if (starts(p, "(null)") && n > 6) {
+		strcpy(out, "(null)");
+		return 1;
+	}
 	q = p;
 	while (*q && (isalnum((unsigned char)*q) || *q == '_' || *q == '.'))
 		q++;

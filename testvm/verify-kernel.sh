@@ -1,0 +1,98 @@
+#!/bin/sh
+# verify-kernel.sh BZIMAGE OUTDIR: boot a kernel in the verification guest,
+# judge it blind, write OUTDIR/boot.json and print one line.
+#
+# Two boots of the same image: the default command line, then with
+# noexec32=off (READ_IMPLIES_EXEC for 32-bit processes, which the CVE's
+# personality leak and 1252f238db48 are about).  Each boot gets a verdict
+# from parse; the kernel's verdict is VULNERABLE if any boot is,
+# SURVIVED if every boot is, INCONCLUSIVE otherwise.
+#
+# Environment: KIT_RUNS (reproducer runs per boot, default 3), TESTVM_OUT
+# (guest build folder, default $OUT/testvm), KIT_BOOTS (the extra command
+# lines, default "default noexec32=off"; "default" means none), and the
+# watchdog settings of boot.sh.
+#
+# boot.json: {"verdict","signature","seconds","runs","tests":{"passed",
+#   "failed","skipped"},"log","boots":[per boot],"inputs":{...}}
+#   seconds = the longest QEMU-start-to-verdict time of the boots.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+KIT_ROOT=${KIT_ROOT:-$(cd "$here/.." && pwd)}
+[ $# -eq 2 ] || { echo "usage: verify-kernel.sh BZIMAGE OUTDIR" >&2; exit 2; }
+kernel=$1 outdir=$2
+die() { _rc=$1; shift; printf 'verify-kernel.sh: error: %s\n' "$*" >&2; exit "$_rc"; }
+[ -r "$kernel" ] || die 2 "kernel '$kernel' is not readable; build it first (make build BRANCH=<b>)"
+for c in jq sha256sum make gcc; do
+	command -v "$c" >/dev/null 2>&1 || die 2 "'$c' is not installed; run 'make deps'"
+done
+runs=${KIT_RUNS:-3}
+case $runs in ''|*[!0-9]*) die 2 "KIT_RUNS='$runs' is not a number" ;; esac
+tvout=${TESTVM_OUT:-${OUT:-$KIT_ROOT/out}/testvm}
+boots=${KIT_BOOTS:-default noexec32=off}
+mkdir -p "$outdir" || die 1 "cannot create $outdir"
+
+make -s -C "$here" OUT="$tvout" all >"$outdir/testvm-build.log" 2>&1 ||
+	die 1 "building the guest image failed; see $outdir/testvm-build.log"
+image=$tvout/initramfs.cpio
+
+kernel_sha=$(sha256sum <"$kernel" | cut -d' ' -f1)
+image_sha=$(sha256sum <"$image" | cut -d' ' -f1)
+config_sha=
+# a kernel built by the kit sits in <tree>/arch/x86/boot/bzImage
+cfg=$(dirname "$kernel")/../../../.config
+[ -r "$cfg" ] && config_sha=$(sha256sum <"$cfg" | cut -d' ' -f1)
+qemu_v=$(${QEMU:-qemu-system-x86_64} --version | head -1)
+gcc_v=$(gcc --version | head -1)
+ld_v=$(ld --version | head -1)
+
+rm -f "$outdir"/boot-*.json
+n=0
+for b in $boots; do
+	n=$((n + 1))
+	extra="kit.runs=$runs"
+	[ "$b" = default ] || extra="$extra $b"
+	log=$outdir/boot-$n.log
+	t0=$(date +%s.%N)
+	res=$(sh "$here/boot.sh" "$kernel" "$image" "$log" $extra) ||
+		die 1 "QEMU could not run the guest; see $log.qemu"
+	end=$(printf '%s\n' "$res" | sed -n 's/^end=\([a-z]*\) .*/\1/p')
+	"$tvout/parse" --runs "$runs" --end "$end" "$log" >"$outdir/boot-$n.parse.json" ||
+		die 1 "the parser failed on $log"
+	t1=$(date +%s.%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	jq -c --arg log "$log" --arg res "$res" --arg secs "$secs" \
+		--arg cmdline "${res#*cmdline=}" --arg stop "$end" \
+		'. + {log: $log, seconds: ($secs | tonumber), cmdline: $cmdline, "end": $stop,
+		      boot: $res}' "$outdir/boot-$n.parse.json" >"$outdir/boot-$n.json" ||
+		die 1 "jq failed on $outdir/boot-$n.parse.json"
+	rm -f "$outdir/boot-$n.parse.json"
+done
+
+accel=$(jq -r '.boot' "$outdir/boot-1.json" | sed -n 's/.* accel=\([a-z]*\) .*/\1/p')
+jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" \
+	--arg qemu "$qemu_v" --arg gcc "$gcc_v" --arg ld "$ld_v" --arg accel "$accel" '
+	def tag: (.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "")
+	           | sub("kit.runs=[0-9]+ ?"; "") | if . == "" then "default" else . end) as $c
+	         | "[\($c)] ";
+	(map(select(.verdict == "VULNERABLE")) | first) as $v |
+	(map(select(.verdict != "SURVIVED")) | first) as $i |
+	{
+	  verdict: (if $v then "VULNERABLE" elif $i then "INCONCLUSIVE" else "SURVIVED" end),
+	  signature: (if $v then ($v | tag) + $v.signature
+	              elif $i then ($i | tag) + $i.signature
+	              else (.[0].signature) end),
+	  seconds: (map(.seconds) | max),
+	  runs: (map(.runs) | add),
+	  tests: {passed: (map(.tests.passed) | add), failed: (map(.tests.failed) | add),
+	          skipped: (map(.tests.skipped) | add)},
+	  log: (if $v then $v.log elif $i then $i.log else .[0].log end),
+	  boots: map(del(.boot)),
+	  inputs: {kernel_sha256: $ksha, config_sha256: $csha, cmdlines: map(.cmdline),
+	           qemu_version: $qemu, cpu_model: "qemu64", accel: $accel, memory_mb: 256,
+	           image_sha256: $isha, gcc_version: $gcc, ld_version: $ld}
+	}' "$outdir"/boot-*.json >"$outdir/boot.json.tmp" &&
+	mv -f "$outdir/boot.json.tmp" "$outdir/boot.json" || die 1 "cannot write $outdir/boot.json"
+
+jq -r '"\(.verdict) runs=\(.runs) tests=\(.tests.passed)/\(.tests.failed)/\(.tests.skipped) (pass/fail/skip) seconds=\(.seconds): \(.signature)"' \
+	"$outdir/boot.json"

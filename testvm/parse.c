@@ -1,7 +1,10 @@
 /*
  * parse - turn one boot's serial log into one verdict (host tool).
  *
- *   parse [--runs N] [--end qemu|timeout|silence|panic] LOG
+ *   parse [--runs N] [--end qemu|panic|crash|silence|timeout] [--map SYSTEM_MAP] LOG
+ *
+ * --map: kernels built without KALLSYMS print raw addresses; with the
+ * tree's System.map the signature names functions (sym+0xoff) anyway.
  *
  * Prints one JSON object on stdout:
  *   {"verdict", "signature", "runs", "runs_expected", "phase",
@@ -38,6 +41,73 @@ static const char *phase_name[] = { "boot", "control", "suite", "cve", "repro", 
 
 static char **lines;
 static int nlines;
+
+struct sym {
+	unsigned long long a;
+	char name[64];
+};
+
+static struct sym *syms;
+static size_t nsyms;
+
+static int sym_cmp(const void *x, const void *y)
+{
+	const struct sym *a = x, *b = y;
+
+	return a->a < b->a ? -1 : a->a > b->a;
+}
+
+static void load_map(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256], name[64], t;
+	unsigned long long a;
+	size_t cap = 0;
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %63s", &a, &t, name) == 3 && (t == 't' || t == 'T')) {
+			if (nsyms == cap) {
+				cap = cap ? cap * 2 : 8192;
+				syms = realloc(syms, cap * sizeof(*syms));
+				if (!syms)
+					exit(2);
+			}
+			syms[nsyms].a = a;
+			snprintf(syms[nsyms].name, sizeof(syms[nsyms].name), "%s", name);
+			nsyms++;
+		}
+	fclose(f);
+	qsort(syms, nsyms, sizeof(*syms), sym_cmp);
+}
+
+/* raw address -> "sym+0xoff" when a System.map was given */
+static void symbolise(char *out, size_t n)
+{
+	unsigned long long a;
+	size_t lo = 0, hi = nsyms;
+	char *e;
+
+	if (!nsyms)
+		return;
+	a = strtoull(out, &e, 16);
+	if (*e || !a || a < syms[0].a)
+		return;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (syms[mid].a <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (a - syms[lo].a > 0x100000)
+		return;
+	snprintf(out, n, "%s+0x%llx", syms[lo].name, a - syms[lo].a);
+}
 
 struct tap {
 	int seen, ok, skip;
@@ -189,6 +259,7 @@ static int frame_name(const char *s, char *out, size_t n)
 	if (starts(p, "0x") || (k >= 8 && strspn(p, "0123456789abcdef") == k)) {
 		memcpy(out, p, k);	/* no symbols: the raw address */
 		out[k] = 0;
+		symbolise(out, n);
 		return 1;
 	}
 	return 0;
@@ -272,15 +343,17 @@ int main(int argc, char **argv)
 			runs_arg = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--end") && i + 1 < argc)
 			end = argv[++i];
+		else if (!strcmp(argv[i], "--map") && i + 1 < argc)
+			load_map(argv[++i]);
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else {
-			fprintf(stderr, "usage: parse [--runs N] [--end REASON] LOG\n");
+			fprintf(stderr, "usage: parse [--runs N] [--end REASON] [--map SYSTEM_MAP] LOG\n");
 			return 2;
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: parse [--runs N] [--end REASON] LOG\n");
+		fprintf(stderr, "usage: parse [--runs N] [--end REASON] [--map SYSTEM_MAP] LOG\n");
 		return 2;
 	}
 	read_log(path);

@@ -42,6 +42,10 @@ config_sha=
 # a kernel built by the kit sits in <tree>/arch/x86/boot/bzImage
 cfg=$(dirname "$kernel")/../../../.config
 [ -r "$cfg" ] && config_sha=$(sha256sum <"$cfg" | cut -d' ' -f1)
+# ... with its System.map: signatures name functions even without KALLSYMS
+map=$(dirname "$kernel")/../../../System.map
+set --
+[ -r "$map" ] && set -- --map "$map"
 qemu_v=$(${QEMU:-qemu-system-x86_64} --version | head -1)
 gcc_v=$(gcc --version | head -1)
 ld_v=$(ld --version | head -1)
@@ -57,7 +61,7 @@ for b in $boots; do
 	res=$(sh "$here/boot.sh" "$kernel" "$image" "$log" $extra) ||
 		die 1 "QEMU could not run the guest; see $log.qemu"
 	end=$(printf '%s\n' "$res" | sed -n 's/^end=\([a-z]*\) .*/\1/p')
-	"$tvout/parse" --runs "$runs" --end "$end" "$log" >"$outdir/boot-$n.parse.json" ||
+	"$tvout/parse" --runs "$runs" --end "$end" "$@" "$log" >"$outdir/boot-$n.parse.json" ||
 		die 1 "the parser failed on $log"
 	t1=$(date +%s.%N)
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')

@@ -1,0 +1,74 @@
+#!/bin/sh
+# The log parser against recorded serial logs (testvm/fixtures/*.log).
+# Each fixture: line 1 is a header
+#   # KIT-EXPECT: <VERDICT> | sig: <substring of the signature> | args: <parse args>
+# ("sig:" and "args:" may be empty), then the raw serial log.
+# Then mutations of the clean SURVIVED log: each must move the verdict.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/ci/tap.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+make -s -C "$root/testvm" OUT="$tmp/out" host >"$tmp/build.log" 2>&1 ||
+	{ t_fail "build the parser" "$(tail -5 "$tmp/build.log")"; t_done; exit 1; }
+parse=$tmp/out/parse
+
+field() { # field <header> <name>
+	printf '%s\n' "$1" | tr '|' '\n' | sed -n "s/^ *$2: *//p" | sed 's/ *$//'
+}
+
+n=0
+for f in "$root"/testvm/fixtures/*.log; do
+	n=$((n + 1))
+	name=${f##*/}
+	hdr=$(head -1 "$f")
+	case $hdr in "# KIT-EXPECT: "*) ;; *) t_fail "$name: header" "first line is not '# KIT-EXPECT: ...'"; continue ;; esac
+	want=$(printf '%s\n' "${hdr#\# KIT-EXPECT: }" | cut -d'|' -f1 | tr -d ' ')
+	sig=$(field "$hdr" sig)
+	args=$(field "$hdr" args)
+	tail -n +2 "$f" >"$tmp/log"
+	# shellcheck disable=SC2086
+	out=$("$parse" $args "$tmp/log") || { t_fail "$name: parse ran" "exit $?"; continue; }
+	got=$(printf '%s' "$out" | jq -r .verdict) || { t_fail "$name: JSON" "$out"; continue; }
+	gsig=$(printf '%s' "$out" | jq -r .signature)
+	if [ "$got" != "$want" ]; then
+		t_fail "$name: verdict $want" "got $got: $gsig"
+	elif [ -n "$sig" ] && ! printf '%s' "$gsig" | grep -qF -- "$sig"; then
+		t_fail "$name: signature has '$sig'" "got: $gsig"
+	else
+		t_ok "$name: $want${sig:+ ($sig)}"
+	fi
+done
+[ "$n" -ge 7 ] || t_fail "at least 7 fixtures" "found $n"
+
+# Mutations of the clean run: the parser must not call any of them SURVIVED.
+clean=$root/testvm/fixtures/survived-debian-6.1.log
+verdict() { "$parse" "$@" | jq -r .verdict; }
+if [ -r "$clean" ]; then
+	tail -n +2 "$clean" >"$tmp/c.log"
+	t_check "clean log: SURVIVED" test "$(verdict "$tmp/c.log")" = SURVIVED
+	last=$(grep -n '^ok ' "$tmp/c.log" | tail -1 | cut -d: -f1)
+	sed "${last}d" "$tmp/c.log" >"$tmp/m.log"
+	t_check "one TAP result missing: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	sed '/^KIT: done/d' "$tmp/c.log" >"$tmp/m.log"
+	t_check "no 'KIT: done': INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	sed '0,/^ok \([0-9]*\) - cve-state:/s//not ok \1 - cve-state:/' "$tmp/c.log" >"$tmp/m.log"
+	t_check "one state check fails: VULNERABLE" test "$(verdict "$tmp/m.log")" = VULNERABLE
+	sed '0,/^ok \([0-9]*\) - precond:/s//not ok \1 - precond:/' "$tmp/c.log" >"$tmp/m.log"
+	t_check "precondition fails: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	{ cat "$tmp/c.log"; grep -m1 'Linux version' "$tmp/c.log"; } >"$tmp/m.log"
+	t_check "second banner: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	t_check "runs asked differ from runs done: INCONCLUSIVE" \
+		test "$(verdict --runs 5 "$tmp/c.log")" = INCONCLUSIVE
+	sed '/^KIT: repro start 3/,$d' "$tmp/c.log" >"$tmp/m.log"
+	t_check "stream ends in run 3: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	sed '/^KIT: run 3 /a\
+WARNING: CPU: 0 PID: 30 at kernel/fork.c:1 copy_process+0x1/0x2' "$tmp/c.log" >"$tmp/m.log"
+	t_check "kernel WARNING in the suite: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	: >"$tmp/e.log"
+	t_check "empty log: INCONCLUSIVE" test "$(verdict "$tmp/e.log")" = INCONCLUSIVE
+else
+	t_fail "clean fixture present" "$clean missing"
+fi
+t_check "bad usage exits 2" sh -c "'$parse' --bogus; test \$? -eq 2"
+t_done

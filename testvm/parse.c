@@ -290,7 +290,7 @@ static void crash_signature(int i, char *sig, size_t n)
 		}
 		if (in_trace) {
 			if (starts(s, "Code:") || strstr(s, "---[ end trace") ||
-			    strstr(s, "Kernel panic") || strstr(s, "RIP ") || frames >= 6)
+			    strstr(s, "Kernel panic") || strstr(s, "RIP ") || frames >= 8)
 				break;
 			if (strstr(s, "<IRQ>") || strstr(s, "<EOI>") || strstr(s, "</IRQ>"))
 				continue;

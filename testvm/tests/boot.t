@@ -1,0 +1,83 @@
+#!/bin/sh
+# boot.sh and verify-kernel.sh without a kernel: a stand-in QEMU (a shell
+# script) writes a serial log and then exits, hangs or keeps talking, and
+# the watchdogs must end each case the right way and in time.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/ci/tap.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# fake qemu: FAKE_LOG is copied to the -serial file; FAKE_MODE says what next
+cat >"$tmp/qemu" <<'Q'
+#!/bin/sh
+[ "${1-}" = --version ] && { echo "QEMU emulator version 0.0-fake"; exit 0; }
+printf '%s\n' "$*" >"$FAKE_ARGS"
+while [ $# -gt 0 ]; do
+	case $1 in -serial) serial=${2#file:}; shift ;; esac
+	shift
+done
+[ -n "${FAKE_LOG-}" ] && tail -n +2 "$FAKE_LOG" >"$serial"
+case ${FAKE_MODE:-exit} in
+exit) exit 0 ;;
+hang) exec sleep 30 ;;
+chatter) while :; do echo tick >>"$serial"; sleep 0.2; done ;;
+esac
+Q
+chmod +x "$tmp/qemu"
+: >"$tmp/bzImage"
+: >"$tmp/initrd"
+fx=$root/testvm/fixtures
+export QEMU="$tmp/qemu" FAKE_ARGS="$tmp/args"
+
+run() { # run <mode> <fixture> [extra...]: prints boot.sh's line
+	_m=$1 _f=$2; shift 2
+	FAKE_MODE=$_m FAKE_LOG=$_f sh "$root/testvm/boot.sh" "$tmp/bzImage" "$tmp/initrd" "$tmp/log" "$@"
+}
+secs() { printf '%s\n' "$1" | sed -n 's/.* seconds=\([0-9.]*\) .*/\1/p'; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+
+r=$(run exit "$fx/survived-debian-6.1.log" kit.runs=3)
+t_check "QEMU exits by itself: end=qemu" sh -c "printf '%s' '$r' | grep -q '^end=qemu '"
+t_check "serial log is what the guest wrote" sh -c "tail -n +2 '$fx/survived-debian-6.1.log' | cmp -s - '$tmp/log'"
+a=$(cat "$tmp/args")
+t_check "QEMU line: -m 256 -cpu qemu64 -no-reboot, TCG" sh -c "printf '%s' '$a' |
+	grep -q -- '-m 256 ' && printf '%s' '$a' | grep -q -- '-cpu qemu64 ' &&
+	printf '%s' '$a' | grep -q -- '-no-reboot ' && printf '%s' '$a' | grep -q -- '-accel tcg '"
+t_check "command line: console=ttyS0 panic=1 oops=panic + extras" sh -c \
+	"printf '%s' '$a' | grep -q -- '-append console=ttyS0 panic=1 oops=panic kit.runs=3'"
+
+r=$(KIT_BOOT_SILENCE=20 run hang "$fx/vulnerable-v2.6.32-timer-in-genregs_get.log")
+t_check "panic line then hang: stopped at once (end=panic, < 3 s)" sh -c \
+	"printf '%s' '$r' | grep -q '^end=panic ' && awk 'BEGIN { exit !($(secs "$r") < 3) }'"
+r=$(KIT_BOOT_SILENCE=20 run hang "$fx/vulnerable-v2.6.31-double-fault.log")
+t_check "oops without panic then hang: stopped (end=crash, < 4 s)" sh -c \
+	"printf '%s' '$r' | grep -q '^end=crash ' && awk 'BEGIN { exit !($(secs "$r") < 4) }'"
+r=$(KIT_BOOT_SILENCE=1 run hang "$fx/inconclusive-hang-in-repro.log")
+t_check "silent hang: silence watchdog (end=silence, < 4 s)" sh -c \
+	"printf '%s' '$r' | grep -q '^end=silence ' && awk 'BEGIN { exit !($(secs "$r") < 4) }'"
+r=$(KIT_BOOT_SILENCE=5 KIT_BOOT_TIMEOUT=1.5 run chatter "$fx/inconclusive-hang-in-repro.log")
+t_check "endless output: total timeout (end=timeout, < 5 s)" sh -c \
+	"printf '%s' '$r' | grep -q '^end=timeout ' && awk 'BEGIN { exit !($(secs "$r") < 5) }'"
+t_check "missing kernel: exit 2 with a message" sh -c \
+	"sh '$root/testvm/boot.sh' '$tmp/nope' '$tmp/initrd' '$tmp/log' 2>&1 | grep -q 'not readable'"
+
+# verify-kernel.sh end to end on a replayed log (one boot, blind)
+o=$tmp/v
+line=$(FAKE_MODE=hang FAKE_LOG="$fx/vulnerable-v2.6.32-timer-in-genregs_get.log" KIT_BOOTS=default \
+	TESTVM_OUT="$tmp/tv" sh "$root/testvm/verify-kernel.sh" "$tmp/bzImage" "$o" 2>&1)
+t_check "verify-kernel.sh prints one VULNERABLE line" sh -c \
+	"test $(printf '%s\n' "$line" | wc -l) -eq 1 && printf '%s' '$line' | grep -q '^VULNERABLE '"
+t_check "boot.json: verdict, signature, seconds, runs, tests, log" jq -e \
+	'.verdict == "VULNERABLE" and (.signature | length > 0) and .seconds > 0 and .runs == 1
+	 and .tests.passed > 0 and .tests.failed > 0 and (.log | test("boot-1.log$"))' "$o/boot.json"
+t_check "boot.json: inputs recorded" jq -e \
+	'.inputs | (.kernel_sha256 | test("^[0-9a-f]{64}$")) and (.image_sha256 | test("^[0-9a-f]{64}$"))
+	 and .cpu_model == "qemu64" and (.qemu_version | test("fake")) and (.gcc_version | length > 0)
+	 and (.cmdlines[0] | test("oops=panic kit.runs=3"))' "$o/boot.json"
+line=$(FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" \
+	sh "$root/testvm/verify-kernel.sh" "$tmp/bzImage" "$o" 2>&1)
+t_check "two boots, both clean: SURVIVED" sh -c "printf '%s' '$line' | grep -q '^SURVIVED '"
+t_check "two boots recorded, noexec32=off the second" jq -e \
+	'(.boots | length) == 2 and (.inputs.cmdlines[1] | test("noexec32=off"))' "$o/boot.json"
+t_done

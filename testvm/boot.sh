@@ -10,7 +10,7 @@
 #            KIT_PANIC_GRACE seconds later (default 0.3; a corrupted kernel
 #            can hang in its own emergency restart, seen on v2.6.32); any
 #            other oops line (Oops, BUG, double fault, ...): stopped
-#            KIT_CRASH_GRACE seconds later (default 1.5, time for the trace
+#            KIT_CRASH_GRACE seconds later (default 1.0, time for the trace
 #            and the panic; a double fault on v2.6.32 never got to panic)
 #   silence  no new serial output for KIT_BOOT_SILENCE seconds (default 10)
 #   timeout  KIT_BOOT_TIMEOUT seconds in all (default 60)
@@ -28,7 +28,7 @@ command -v "$QEMU" >/dev/null 2>&1 || { echo "boot.sh: error: $QEMU is not insta
 timeout_s=${KIT_BOOT_TIMEOUT:-60}
 silence_s=${KIT_BOOT_SILENCE:-10}
 grace=${KIT_PANIC_GRACE:-0.3}
-cgrace=${KIT_CRASH_GRACE:-1.5}
+cgrace=${KIT_CRASH_GRACE:-1.0}
 crash_re='Oops: |double fault|BUG: |general protection fault|kernel BUG at|Thread overran stack|invalid opcode:'
 
 cmdline="console=ttyS0 panic=1 oops=panic${*:+ $*}"

@@ -17,7 +17,7 @@ for b in $branches; do
 	sh "$KIT_ROOT/scripts/build.sh" "$KIND" "$b" 2>&1 | tee "$errf" >&2
 	st=$(tail -1 "$errf")
 	r=$OUT/$b/result.json
-	if grep -q "done.*build ok\|is up to date" "$errf"; then
+	if grep -q "build ok\|is up to date" "$errf"; then
 		secs=$(jq -r ".build.$KIND.seconds // \"?\"" "$r" 2>/dev/null)
 		printf '%s\tok\t%s\t%s\n' "$b" "$secs" "$OUT/$b/$KIND/bzImage" >>"$summary"
 	elif grep -q 'error: cannot reach\|is not a folder\|apt-get download\|apt knows no' "$errf"; then

@@ -135,6 +135,7 @@ if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
 	fail tree "the work tree differs from $src_id in files no series names"
 fi
 
+tb=$(date +%s)
 progress "$NAME" config "miniconfig: $BR_CONFIG"
 {
 	for b in $BR_CONFIG_BASE; do cat "$tmp/src/$b"; done
@@ -162,7 +163,7 @@ progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 	done
 	wait $pid
 ) || fail build "make bzImage failed: $(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")"
-secs=$(($(date +%s) - t0))
+secs=$(($(date +%s) - tb))
 
 progress "$NAME" audit "flag audit: $REQUIRED_CFLAGS"
 sh "$KIT_ROOT/scripts/flag-audit.sh" "$tmp/src" $REQUIRED_CFLAGS >"$tmp/flags.txt" 2>>"$log" ||
@@ -175,9 +176,10 @@ chmod -R u+w "$bdir" "$bdir.failed" 2>/dev/null || true
 rm -rf "$bdir" "$bdir.failed"
 mv "$tmp" "$bdir"
 
+total=$(($(date +%s) - t0))
 ver() { "$@" 2>/dev/null | head -1; }
 result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
-	--arg commit "${BR_COMMIT:-}" --arg src "$src_id" --argjson s "$secs" \
+	--arg commit "${BR_COMMIT:-}" --arg src "$src_id" --argjson s "$secs" --argjson total "$total" \
 	--arg log "$bdir/build.log" --arg img "$bdir/bzImage" \
 	--arg cfg "$(cat "$bdir/config.sha256")" --arg cflags "$(cat "$bdir/flags.txt")" \
 	--arg ccflags "$KIT_CC_FLAGS" --arg series "$BR_HOST_SERIES" \
@@ -185,8 +187,8 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg make "$(ver make --version)" --arg perl "$(perl -e 'print $^V')" \
 	--arg stamp "$stamp" \
 	'.branch = $b | .definition = $br | .base_commit = $commit | .source = $src
-	 | .build[$k] = {status: "ok", seconds: $s, log: $log, bzImage: $img,
+	 | .build[$k] = {status: "ok", seconds: $s, total_seconds: $total, log: $log, bzImage: $img,
 	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
 	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp}
 	 | .toolchain = {gcc: $gcc, binutils: $ld, make: $make, perl: $perl}'
-progress "$NAME" done "$KIND build ok in ${secs}s: $bdir/bzImage"
+progress "$NAME" done "$KIND build ok: config+make ${secs}s, ${total}s with copy and audit: $bdir/bzImage"

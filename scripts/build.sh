@@ -79,6 +79,14 @@ if [ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ]; 
 	exit 0
 fi
 
+# One kernel build at a time on this machine (2 cores), whoever asks.
+mkdir -p "$KIT_CACHE"
+exec 9>"$KIT_CACHE/build.lock"
+if ! flock -n 9; then
+	progress "$NAME" wait "another kernel build is running; waiting for it"
+	flock 9
+fi
+
 t0=$(date +%s)
 tmp=$nodedir/.$KIND.tmp
 chmod -R u+w "$tmp" 2>/dev/null || true

@@ -1,0 +1,117 @@
+#!/bin/sh
+# series.sh [BRANCH]: regenerate backports/<BRANCH>/ (quilt series + one
+# patch per upstream change) from the change definitions in
+# backports/changes/ (INFO, hand hunks per branch) and the cocci/ rules,
+# against the branch's pinned tree.
+#
+# For each change, in backports/changes/series order, on a scratch copy of
+# the tree with the earlier changes already in:
+#   1. the branch's hand hunks  backports/changes/<c>/hunks/<branch>.diff
+#      are applied with no fuzz (a hunk that does not apply is an error);
+#   2. each rule the INFO names runs through cocci/apply.sh, which fails
+#      when a function it must change did not parse or a site was missed;
+#   3. the difference becomes the patch: INFO's upstream facts, our
+#      explanation, a line saying how each file was made, the diff.
+# Output is written to a temp folder and renamed over backports/<branch>/
+# only when every change is made, so a failed run loses nothing.
+#
+#   SERIES_OUT=<dir>   write there instead (make check compares it with
+#                      the committed series)
+set -eu
+. "$(dirname "$0")/lib.sh"
+BRANCH=${1:-${BRANCH:-}}
+load_branch "$BRANCH"
+need_cmd git patch spatch
+changes=$KIT_ROOT/backports/changes
+[ -r "$changes/series" ] || die 2 "backports/changes/series is missing"
+src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+
+dest=${SERIES_OUT:-$KIT_ROOT/backports/$BRANCH}
+work=$(mktemp -d "${TMPDIR:-/tmp}/series.$BRANCH.XXXXXX")
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+progress "$BRANCH" series "scratch copy of $(basename "$src")"
+cp -a "$src/." "$work/tree"
+rm -f "$work/tree/.kit-verified"
+chmod -R u+w "$work/tree"
+g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false "$@"; }
+g init -q
+g add -A -f
+g commit -q -m base
+mkdir "$work/out"
+
+info() { sed -n "s/^$1: //p" "$2" | head -1; }
+slug() { printf '%s' "$1" | tr 'A-Z' 'a-z' | sed "s/[^a-z0-9_]\{1,\}/-/g; s/^-//; s/-\$//"; }
+
+n=0
+for c in $(grep -v '^#' "$changes/series"); do
+	d=$changes/$c
+	[ -r "$d/INFO" ] || die 2 "backports/changes/$c/INFO is missing"
+	branches=$(info Branches "$d/INFO")
+	case " ${branches:-all} " in *" all "* | *" $BRANCH "*) ;; *)
+		progress "$BRANCH" series "$c: not for this branch (Branches: $branches)"; continue ;;
+	esac
+	n=$((n + 1))
+	made=
+	if [ -e "$d/hunks/$BRANCH.diff" ]; then
+		patch -d "$work/tree" -p1 -F0 -N --no-backup-if-mismatch -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 ||
+			die 1 "$c: hand hunks backports/changes/$c/hunks/$BRANCH.diff do not apply to $BRANCH: $(head -3 "$work/patch.log" | tr '\n' ' ')"
+		for f in $(sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$d/hunks/$BRANCH.diff"); do
+			made="$made
+  $f: hand hunk (backports/changes/$c/hunks/$BRANCH.diff)"
+		done
+	fi
+	for r in $(info Rules "$d/INFO"); do
+		[ -r "$KIT_ROOT/$r" ] || die 2 "$c: INFO names rule $r, which does not exist"
+		sh "$KIT_ROOT/cocci/apply.sh" "$KIT_ROOT/$r" "$work/tree" >"$work/rule.diff" 2>"$work/rule.log" ||
+			die 1 "$c: $r failed on $BRANCH: $(grep -v '^spatch' "$work/rule.log" | tail -1)"
+		if [ -s "$work/rule.diff" ]; then
+			patch -d "$work/tree" -p1 -F0 -s <"$work/rule.diff" ||
+				die 1 "$c: the diff $r produced does not apply"
+			for f in $(sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$work/rule.diff"); do
+				made="$made
+  $f: Coccinelle rule $r"
+			done
+		fi
+	done
+	g add -A -f
+	if g diff --cached --quiet; then
+		die 1 "$c made no change on $BRANCH; a change that does nothing is a bug in its hunks or rules"
+	fi
+	subject=$(info Subject "$d/INFO")
+	file=$(slug "$subject").patch
+	{
+		printf 'From: %s\n' "$(info From "$d/INFO")"
+		printf 'Subject: %s\n' "$subject"
+		printf 'Git-commit: %s\n' "$(info Upstream "$d/INFO")"
+		printf 'Patch-mainline: %s\n' "$(info Mainline "$d/INFO")"
+		printf 'References: %s\n' "$(info References "$d/INFO")"
+		echo
+		printf 'commit %s upstream.\n' "$(info Upstream "$d/INFO")"
+		echo
+		sed '1,/^$/d' "$d/INFO"
+		if [ -r "$d/notes/$BRANCH" ]; then echo; cat "$d/notes/$BRANCH"; fi
+		echo
+		printf '[ %s: made by the kit (make series):%s ]\n' "$BRANCH" "$(printf '%s' "$made" | LC_ALL=C sort -u)"
+		echo
+		echo '---'
+		g diff --cached --stat=72 | sed 's/^/ /' | sed 's/^  */ /'
+		echo
+		g diff --cached --no-color --no-ext-diff --no-renames
+	} >"$work/out/$file"
+	echo "$file" >>"$work/out/series"
+	g commit -q -m "$c"
+	progress "$BRANCH" series "$c -> $file"
+done
+[ -s "$work/out/series" ] || die 1 "no change applies to $BRANCH"
+sh "$KIT_ROOT/scripts/series-order.sh" "$work/out/series" ||
+	die 1 "the generated series for $BRANCH breaks the ordering rule"
+
+# Rename into place (or into SERIES_OUT).
+mkdir -p "$(dirname "$dest")"
+rm -rf "$dest.new"
+mv "$work/out" "$dest.new"
+rm -rf "$dest.old"
+[ ! -e "$dest" ] || mv "$dest" "$dest.old"
+mv "$dest.new" "$dest"
+rm -rf "$dest.old"
+progress "$BRANCH" series "$(wc -l <"$dest/series") patches in ${dest#"$KIT_ROOT"/}"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# The proof: unpatched 2.6 kernels are VULNERABLE; patched ones and the
+# Debian 6.1 oracle SURVIVE with the regression suite passing.
+. ci/e2e/lib.sh
+for b in $(e2e_branches); do
+	why=$(reachable "$b") || { t_skip "$b verify" "source not reachable: $why"; continue; }
+	if ! sh scripts/verify.sh "$b" >"$OUT/.e2e-verify.log" 2>&1; then
+		t_fail "$b verify runs" "$(tail -3 "$OUT/.e2e-verify.log")"; continue
+	fi
+	r=$OUT/$b/result.json
+	load_branch "$b"
+	u=$(jq -r '.boots.unpatched.verdict' "$r")
+	if [ "$BR_SOURCE" = apt ]; then
+		f=$(jq -r '.boots.unpatched.tests.failed' "$r")
+		[ "$u" = SURVIVED ] && [ "$f" = 0 ] && t_ok "$b (already fixed) SURVIVED, suite passes" ||
+			t_fail "$b (already fixed) SURVIVED, suite passes" "verdict $u, failed $f: $(jq -r .boots.unpatched.signature "$r")"
+		continue
+	fi
+	[ "$u" = VULNERABLE ] && t_ok "$b unpatched is VULNERABLE: $(jq -r .boots.unpatched.signature "$r" | cut -c1-100)" ||
+		t_fail "$b unpatched is VULNERABLE" "verdict $u: $(jq -r .boots.unpatched.signature "$r")"
+	if [ -r "backports/$b/series" ]; then
+		p=$(jq -r '.boots.patched.verdict' "$r") f=$(jq -r '.boots.patched.tests.failed' "$r")
+		[ "$p" = SURVIVED ] && [ "$f" = 0 ] && t_ok "$b patched SURVIVED, suite passes ($(jq -r .boots.patched.runs "$r") reproducer runs)" ||
+			t_fail "$b patched SURVIVED, suite passes" "verdict $p, failed $f: $(jq -r .boots.patched.signature "$r")"
+	else
+		t_skip "$b patched SURVIVED" "no security series in backports/$b yet"
+	fi
+done
+rm -f "$OUT/.e2e-verify.log"
+t_done

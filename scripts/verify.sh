@@ -1,0 +1,48 @@
+#!/bin/sh
+# verify.sh [BRANCH]: build what is missing, boot the unpatched kernel and,
+# when the branch has a security series, the patched one, in the
+# verification VM (testvm/, which judges blind), and record the verdicts in
+# $OUT/<name>/result.json under boots.<kind>.  One line per boot.
+#
+# A tree that already carries the fix (debian-6.1; any tree the report
+# rules find fixed) gets no series: "already fixed", and only its own
+# kernel is booted.
+set -eu
+. "$(dirname "$0")/lib.sh"
+BRANCH=${1:-${BRANCH:-}}
+TREE=${TREE:-}
+if [ -n "$TREE" ]; then
+	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE") || exit $?
+	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+fi
+load_branch "$BRANCH"
+NAME=${NAME:-$BRANCH}
+export NAME
+result=$OUT/$NAME/result.json
+
+kinds=unpatched
+if [ -r "$KIT_ROOT/backports/$BRANCH/series" ]; then
+	kinds="unpatched patched"
+else
+	progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only"
+fi
+for k in $kinds; do
+	sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || exit $?
+done
+if [ "$BR_SOURCE" = apt ]; then
+	result_update "$result" '.security = {status: "already fixed", applied: [],
+	  reason: "the distribution kernel already carries 221af7f87b97 and its follow-ups"}'
+	progress "$NAME" verify "already fixed: nothing to apply"
+fi
+
+for k in $kinds; do
+	bdir=$OUT/$NAME/$k
+	progress "$NAME" boot "$k kernel in QEMU"
+	line=$(sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/src/arch/x86/boot/bzImage" "$bdir/verify") ||
+		die 1 "[$NAME] the verification VM failed on the $k kernel; see $bdir/verify/"
+	result_update "$result" --arg k "$k" --slurpfile b "$bdir/verify/boot.json" \
+		--arg commit "${BR_COMMIT:-}" --arg cfg "$(cat "$bdir/config.sha256")" \
+		'.boots[$k] = ($b[0] + {inputs: ($b[0].inputs + {tree_commit: $commit,
+		    build_config_sha256: $cfg, toolchain: .toolchain})})'
+	printf '%-12s %-9s %s\n' "$NAME" "$k" "$line"
+done

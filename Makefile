@@ -7,7 +7,7 @@ OUT ?= $(CURDIR)/out
 export OUT BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mutants cross cross-all testvm clean
+	series series-all mutants cross cross-all testvm report clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -30,6 +30,7 @@ help:
 	@echo '  make unit                unit tests only (no kernel tree needed)'
 	@echo '  make e2e                 end-to-end runs only'
 	@echo '  make testvm              build the guest programs and image'
+	@echo '  make report              render docs/results.md from out/*/result.json'
 	@echo '  make clean               remove $$(OUT)'
 	@echo
 	@echo 'Variables:'
@@ -90,3 +91,6 @@ testvm:
 
 clean:
 	chmod -R u+w $(OUT) 2>/dev/null; rm -rf $(OUT)
+
+report:
+	@sh scripts/report.sh

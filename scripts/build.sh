@@ -1,6 +1,12 @@
 #!/bin/sh
 # build.sh KIND [BRANCH]: build BRANCH's kernel, KIND = unpatched | patched.
 #
+# KIND may also be any other lower-case label (mutant-a, ptrace-only, ...)
+# together with SERIES_DIR=<a quilt series folder>: a patched build with
+# that series instead of backports/<branch>, for mutation and partial-fix
+# experiments.  KIT_ALLOW_MISORDER=1 lets such a series break the ordering
+# rule (a mutant does on purpose); the kit's own series never may.
+#
 # Works on its own copy: $OUT/<name>/<KIND>/src is a copy of the verified
 # export (or of TREE=), with the branch's host-toolchain series applied
 # (and, for KIND=patched, the security series backports/<branch>/).  The
@@ -13,7 +19,11 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 KIND=${1:?usage: build.sh unpatched|patched [BRANCH]}
-case $KIND in unpatched | patched) ;; *) die 2 "build kind must be 'unpatched' or 'patched', not '$KIND'" ;; esac
+case $KIND in
+unpatched | patched) ;;
+*[!a-z0-9-]* | "") die 2 "build kind must be 'unpatched' or 'patched' (or a lower-case label with SERIES_DIR=), not '$KIND'" ;;
+*) [ -n "${SERIES_DIR:-}" ] || die 2 "build kind must be 'unpatched' or 'patched', not '$KIND' (a custom label needs SERIES_DIR=<series folder>)" ;;
+esac
 BRANCH=${2:-${BRANCH:-}}
 TREE=${TREE:-}
 
@@ -50,12 +60,14 @@ for p in $BR_HOST_SERIES; do
 	host_patches="$host_patches $f"
 done
 sec_dir=
-if [ "$KIND" = patched ]; then
-	sec_dir=$KIT_ROOT/backports/$BRANCH
+if [ "$KIND" != unpatched ]; then
+	sec_dir=${SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
 	[ -r "$sec_dir/series" ] ||
-		die 2 "no security series for $BRANCH (backports/$BRANCH/series); run 'make series BRANCH=$BRANCH' first"
-	sh "$KIT_ROOT/scripts/series-order.sh" "$sec_dir/series" ||
-		die 2 "backports/$BRANCH/series breaks the ordering rule; see the message above"
+		die 2 "no security series for $BRANCH ($sec_dir/series); run 'make series BRANCH=$BRANCH' first"
+	if [ "${KIT_ALLOW_MISORDER:-0}" != 1 ]; then
+		sh "$KIT_ROOT/scripts/series-order.sh" "$sec_dir/series" ||
+			die 2 "$sec_dir/series breaks the ordering rule; see the message above"
+	fi
 fi
 frag_files=
 for c in $BR_CONFIG; do
@@ -124,9 +136,9 @@ for p in $host_patches; do
 done
 sec_patches=
 if [ -n "$sec_dir" ]; then
-	progress "$NAME" series "quilt push -a (backports/$BRANCH)"
+	progress "$NAME" series "quilt push -a ($sec_dir)"
 	(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
-		fail series "quilt push -a of backports/$BRANCH failed"
+		fail series "quilt push -a of $sec_dir failed"
 	rm -rf "$tmp/src/.pc"
 	for p in $(grep -v '^#' "$sec_dir/series"); do sec_patches="$sec_patches $sec_dir/$p"; done
 fi

@@ -1,0 +1,44 @@
+#!/bin/sh
+# report.sh: render docs/results.md from $OUT/*/result.json alone (no
+# number is typed by hand).  REPORT=<file> writes elsewhere.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+dst=${REPORT:-$KIT_ROOT/docs/results.md}
+{
+	echo "# Results"
+	echo
+	echo "Rendered by \`make report\` from out/*/result.json on $(date -u +%F);"
+	echo "every figure below comes from a run, not from a hand."
+	echo
+	echo "## Builds (unpatched and patched, this machine's toolchain)"
+	echo
+	echo "| branch | base | unpatched | config+make s | patched | config+make s | gcc | host series |"
+	echo "|---|---|---|---|---|---|---|---|"
+	for b in $(list_branches); do
+		r=$OUT/$b/result.json
+		[ -r "$r" ] || { echo "| $b | - | not run | | | | | |"; continue; }
+		jq -r '"| \(.branch) | \((.base_commit // .source // "-") | .[0:12]) | \(.build.unpatched.status // "-") | \(.build.unpatched.seconds // "-") | \(.build.patched.status // "-") | \(.build.patched.seconds // "-") | \(.toolchain.gcc // "-" | sub("gcc \\(Debian "; "") | sub("\\).*"; "")) | \((.build.unpatched.host_series // []) | length) patches |"' "$r"
+	done
+	echo
+	echo "## Verdicts (QEMU, blind verifier)"
+	echo
+	echo "| branch | unpatched | tests p/f/s | s to verdict | patched | tests p/f/s | s to verdict |"
+	echo "|---|---|---|---|---|---|---|"
+	for b in $(list_branches); do
+		r=$OUT/$b/result.json
+		[ -r "$r" ] || continue
+		jq -r 'def t(x): if x then "\(x.tests.passed)/\(x.tests.failed)/\(x.tests.skipped)" else "-" end;
+		  "| \(.branch) | \(.boots.unpatched.verdict // "-") | \(t(.boots.unpatched)) | \(.boots.unpatched.seconds // "-") | \(.boots.patched.verdict // (.security.status // "-")) | \(t(.boots.patched)) | \(.boots.patched.seconds // "-") |"' "$r"
+	done
+	echo
+	echo "## Signatures"
+	echo
+	for b in $(list_branches); do
+		r=$OUT/$b/result.json
+		[ -r "$r" ] || continue
+		jq -r '[.boots | to_entries[] | "- \(.key): \(.value.verdict): \(.value.signature)"] as $l
+		  | if ($l | length) > 0 then "### \(.branch)\n\n" + ($l | join("\n")) + "\n" else empty end' "$r"
+	done
+} | atomic_write "$dst"
+echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2

@@ -41,16 +41,9 @@ need_cmd gcc make perl patch quilt jq diff
 # shellcheck disable=SC1090
 . "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
 
-if [ -n "$TREE" ]; then
-	src=$(cd "$TREE" && pwd); src_id="tree:$src"
-else
-	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
-	src_id=$(sed -n 's/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
-fi
 
 nodedir=$OUT/$NAME
 bdir=$nodedir/$KIND
-mkdir -p "$nodedir"
 result=$nodedir/result.json
 
 host_patches=
@@ -75,6 +68,16 @@ for c in $BR_CONFIG; do
 	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names config fragment '$c', but branches/config/$c does not exist"
 	frag_files="$frag_files $f"
 done
+
+# Inputs checked; now the source (exit 3 when unreachable).
+if [ -n "$TREE" ]; then
+	src=$(cd "$TREE" && pwd); src_id="tree:$src"
+else
+	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+	src_id=$(sed -n 's/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
+fi
+
+mkdir -p "$nodedir"
 
 # Everything that decides the build, hashed: a matching stamp means the
 # bzImage in $bdir is what these inputs make.

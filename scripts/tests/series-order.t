@@ -1,0 +1,23 @@
+#!/bin/sh
+# series-order.sh reads the "commit <id> upstream." lines of a series and
+# refuses one that breaks the rule; build.sh refuses to apply it.
+. ci/tap.sh
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+A=221af7f87b97431e3ee21ce4b0e77d5411cf1549 B=94673e968cbcce07fa78dac4b0ae05d24b5816e1
+C=05d43ed8a89c159ff641d472f970e3f1baa66318 D=7ab02af428c2d312c0cf8fb0b01cc1eb21131a3d
+E=94f28da8409c6059135e89ac64a0839993124155
+mk() { d=$tmp/$1; shift; mkdir -p "$d"; : >"$d/series"
+	for x; do printf 'Subject: x\n\ncommit %s upstream.\n' "$x" >"$d/$x.patch"; echo "$x.patch" >>"$d/series"; done; }
+mk good $A $B $C $D $E
+mk noD $A $B $C $E
+mk Dfirst $B $C $D $A $E
+t_check "a complete series passes" sh scripts/series-order.sh "$tmp/good/series"
+sh scripts/series-order.sh "$tmp/noD/series" 2>/dev/null && t_fail "A without D is refused" || t_ok "A without D is refused"
+sh scripts/series-order.sh "$tmp/Dfirst/series" 2>/dev/null && t_fail "D before A is refused" || t_ok "D before A is refused"
+echo missing.patch >>"$tmp/good/series"
+out=$(sh scripts/series-order.sh "$tmp/good/series" 2>&1) && t_fail "a series naming a missing patch is refused" ||
+	{ echo "$out" | grep -q "names missing.patch" && t_ok "a series naming a missing patch is refused" || t_fail "a series naming a missing patch is refused" "$out"; }
+out=$(OUT=$tmp/out SERIES_DIR=$tmp/noD sh scripts/build.sh mutant-x v2.6.32 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "breaks the ordering rule" && t_ok "build.sh refuses to apply a mis-ordered series" ||
+	t_fail "build.sh refuses to apply a mis-ordered series" "rc=$rc $out"
+t_done

@@ -83,9 +83,10 @@ mkdir -p "$nodedir"
 # bzImage in $bdir is what these inputs make.
 stamp=$(
 	{
-		echo "$src_id $KIND $KIT_CC_FLAGS"
+		# Bump when the recipe below changes what it builds.
+		echo "recipe 1 $src_id $KIND $KIT_CC_FLAGS $BR_ARCH $BR_CONFIG_BASE"
 		# shellcheck disable=SC2086
-		cat $host_patches $frag_files "$KIT_ROOT/scripts/build.sh" "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+		cat $host_patches $frag_files "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
 		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
 	} | sha256sum | cut -d' ' -f1
 )

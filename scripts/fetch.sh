@@ -59,10 +59,12 @@ resolve_git_dir() {
 		[ -d "$_m" ] || git init -q --bare "$_m"
 		if ! git --git-dir="$_m" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null; then
 			progress "$BRANCH" fetch "git fetch $KERNEL_GIT $BR_COMMIT"
-			GIT_TERMINAL_PROMPT=0 GIT_HTTP_LOW_SPEED_LIMIT=1000 GIT_HTTP_LOW_SPEED_TIME=30 \
-			timeout "${KIT_FETCH_TIMEOUT:-120}" git --git-dir="$_m" fetch -q --depth=1 \
-				"$KERNEL_GIT" "$BR_COMMIT" >&2 ||
-				die 3 "cannot reach $KERNEL_GIT for $BRANCH; set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)"
+			export GIT_TERMINAL_PROMPT=0 GIT_HTTP_LOW_SPEED_LIMIT=1000 GIT_HTTP_LOW_SPEED_TIME=30
+			if ! _e=$(timeout "${KIT_FETCH_TIMEOUT:-120}" git --git-dir="$_m" fetch -q --depth=1 \
+				"$KERNEL_GIT" "$BR_COMMIT" 2>&1); then
+				_e=$(printf '%s' "${_e:-timed out}" | tail -1 | sed 's/^fatal: //')
+				die 3 "cannot reach $KERNEL_GIT for $BRANCH ($_e); set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)"
+			fi
 		fi
 		printf '%s\n' "$_m" ;;
 	*)

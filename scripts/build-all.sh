@@ -14,13 +14,13 @@ for b in $branches; do
 	i=$((i + 1))
 	progress "$b" branch "$i of $n"
 	errf=$(mktemp)
-	sh "$KIT_ROOT/scripts/build.sh" "$KIND" "$b" 2>&1 | tee "$errf" >&2
-	st=$(tail -1 "$errf")
+	{ sh "$KIT_ROOT/scripts/build.sh" "$KIND" "$b"; echo $? >"$errf.rc"; } 2>&1 | tee "$errf" >&2
+	brc=$(cat "$errf.rc"); rm -f "$errf.rc"
 	r=$OUT/$b/result.json
-	if grep -q "build ok\|is up to date" "$errf"; then
+	if [ "$brc" -eq 0 ]; then
 		secs=$(jq -r ".build.$KIND.seconds // \"?\"" "$r" 2>/dev/null)
 		printf '%s\tok\t%s\t%s\n' "$b" "$secs" "$OUT/$b/$KIND/bzImage" >>"$summary"
-	elif grep -q 'error: cannot reach\|is not a folder\|apt-get download\|apt knows no' "$errf"; then
+	elif [ "$brc" -eq 3 ]; then
 		printf '%s\tSKIP\t-\t%s\n' "$b" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"
 	else
 		printf '%s\tFAILED\t-\t%s\n' "$b" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"

@@ -46,31 +46,39 @@ t0=$(now)
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	</dev/null >"$log.qemu" 2>&1 &
 qpid=$!
+# Never leave an emulator behind, whatever ends this script.
+trap 'kill "$qpid" 2>/dev/null' EXIT
+trap 'exit 130' INT TERM
 
-# One awk per tick decides: it sees the clock, the log size and whether a
-# panic line has appeared.
+# One awk per tick decides: it reads the log (size, panic or oops line)
+# and the clock.  Three processes a tick, so the watchdog does not slow the
+# emulator it watches on a 2-core host.
 end=qemu
-state="0 $t0 - -"	# size, time of last change, of the panic, of the first oops line
+state="0 $t0 - - -"	# size, last change, panic seen at, oops seen at, decision
 while kill -0 "$qpid" 2>/dev/null; do
-	sleep 0.05
-	p=-
-	if grep -q 'Kernel panic - not syncing' "$log" 2>/dev/null; then p=1
-	elif grep -Eq "$crash_re" "$log" 2>/dev/null; then p=2; fi
-	state=$(awk -v st="$state" -v now="$(now)" -v t0="$t0" -v sz="$(wc -c <"$log")" \
-		-v p="$p" -v g="$grace" -v cg="$cgrace" -v sil="$silence_s" -v to="$timeout_s" 'BEGIN {
+	sleep 0.1
+	state=$(awk -v st="$state" -v now="$(now)" -v t0="$t0" -v lf="$log" \
+		-v g="$grace" -v cg="$cgrace" -v sil="$silence_s" -v to="$timeout_s" \
+		-v cre="$crash_re" 'BEGIN {
 		split(st, a, " "); size = a[1]; chg = a[2]; pan = a[3]; cr = a[4]
+		sz = 0
+		while ((getline line < lf) > 0) {
+			sz += length(line) + 1
+			if (pan == "-" && index(line, "Kernel panic - not syncing")) pan = now
+			if (cr == "-" && line ~ cre) cr = now
+		}
 		if (sz != size) { size = sz; chg = now }
-		if (p == 1 && pan == "-") pan = now
-		if (p >= 1 && cr == "-") cr = now
-		verdict = "-"
-		if (pan != "-" && now - pan >= g) verdict = "panic"
-		else if (cr != "-" && now - cr >= cg) verdict = "crash"
-		else if (now - chg >= sil) verdict = "silence"
-		else if (now - t0 >= to) verdict = "timeout"
-		print size, chg, pan, cr, verdict }')
+		d = "-"
+		if (pan != "-" && now - pan >= g) d = "panic"
+		else if (cr != "-" && now - cr >= cg) d = "crash"
+		else if (now - chg >= sil) d = "silence"
+		else if (now - t0 >= to) d = "timeout"
+		print size, chg, pan, cr, d }')
 	case $state in *" -") ;; *) end=${state##* }; break ;; esac
 done
-panic_seen=$p
+panic_seen=0
+if grep -q 'Kernel panic - not syncing' "$log"; then panic_seen=1
+elif grep -Eq "$crash_re" "$log"; then panic_seen=2; fi
 if kill -0 "$qpid" 2>/dev/null; then
 	kill "$qpid" 2>/dev/null
 	wait "$qpid" 2>/dev/null

@@ -249,6 +249,17 @@ static int frame_name(const char *s, char *out, size_t n)
 	while (*q && (isalnum((unsigned char)*q) || *q == '_' || *q == '.'))
 		q++;
 	k = (size_t)(q - p);
+	if ((!k || k >= n) && (p = strstr(s, "[<")) != NULL) {
+		/* 2.6.26 without KALLSYMS: "IP: [<ffffffff80211e29>]" and nothing after */
+		p += 2;
+		k = strspn(p, "0123456789abcdef");
+		if (!k || k >= n || p[k] != '>')
+			return 0;
+		memcpy(out, p, k);
+		out[k] = 0;
+		symbolise(out, n);
+		return 1;
+	}
 	if (!k || k >= n)
 		return 0;
 	if (*q == '+') {	/* symbol+off/len */
@@ -282,8 +293,8 @@ static void crash_signature(int i, char *sig, size_t n)
 			snprintf(t2, sizeof(t2), "%s", s);
 		if (!ip[0] && (starts(s, "IP: ") || starts(s, "RIP: ")) && frame_name(s, f, sizeof(f)))
 			snprintf(ip, sizeof(ip), "%s", f);
-		if (!comm[0] && (c = strstr(s, "comm: ")) != NULL)
-			sscanf(c + 6, "%63s", comm);
+		if (!comm[0] && (c = strstr(s, "comm: ")) != NULL && c[6] != ' ')
+			sscanf(c + 6, "%63s", comm);	/* 2.6.26 prints "comm:  Not tainted" */
 		if (strstr(s, "Call Trace:")) {
 			in_trace = 1;
 			continue;

@@ -85,8 +85,10 @@ for b in $boots; do
 done
 
 accel=$(jq -r '.boot' "$outdir/boot-1.json" | sed -n 's/.* accel=\([a-z]*\) .*/\1/p')
+# the kernel says which compiler built it
+banner=$(grep -ho 'Linux version .*' "$outdir"/boot-*.log 2>/dev/null | head -1 | tr -d '\r')
 jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" \
-	--arg qemu "$qemu_v" --arg gcc "$gcc_v" --arg ld "$ld_v" --arg accel "$accel" '
+	--arg qemu "$qemu_v" --arg gcc "$gcc_v" --arg ld "$ld_v" --arg accel "$accel" --arg banner "$banner" '
 	def tag: (.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "")
 	           | sub("kit.runs=[0-9]+ ?"; "") | if . == "" then "default" else . end) as $c
 	         | "[\($c)] ";
@@ -105,7 +107,8 @@ jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" 
 	  boots: map(del(.boot)),
 	  inputs: {kernel_sha256: $ksha, config_sha256: $csha, cmdlines: map(.cmdline),
 	           qemu_version: $qemu, cpu_model: "qemu64", accel: $accel, memory_mb: 256,
-	           image_sha256: $isha, gcc_version: $gcc, ld_version: $ld}
+	           image_sha256: $isha, gcc_version: $gcc, ld_version: $ld,
+	           kernel_banner: $banner}
 	}' "$outdir"/boot-*.json >"$outdir/boot.json.tmp" &&
 	mv -f "$outdir/boot.json.tmp" "$outdir/boot.json" || die 1 "cannot write $outdir/boot.json"
 

@@ -32,7 +32,10 @@ tvout=${TESTVM_OUT:-${OUT:-$KIT_ROOT/out}/testvm}
 boots=${KIT_BOOTS:-default noexec32=off}
 mkdir -p "$outdir" || die 1 "cannot create $outdir"
 
-make -s -C "$here" OUT="$tvout" all >"$outdir/testvm-build.log" 2>&1 ||
+# verify-all may run several of us at once: one guest build at a time
+mkdir -p "$tvout" || die 1 "cannot create $tvout"
+if command -v flock >/dev/null 2>&1; then lock="flock $tvout/.lock"; else lock=; fi
+$lock make -s -C "$here" OUT="$tvout" all >"$outdir/testvm-build.log" 2>&1 ||
 	die 1 "building the guest image failed; see $outdir/testvm-build.log"
 image=$tvout/initramfs.cpio
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 # boot.sh KERNEL INITRD LOG [EXTRA_CMDLINE...]: one guest boot, serial to LOG.
 #
-# QEMU: -m 256 -cpu qemu64 (pinned, never the host's), TCG (KVM only with
-# KIT_KVM=1: a /dev/kvm that opens is not one that works), -no-reboot so the guest's reboot or the kernel's panic=1
-# reboot ends it.  The command line always carries
+# QEMU: -m 256 -cpu qemu64 (pinned, never the host's), no NIC and no VGA
+# (no iPXE option ROM to scan: faster), TCG (KVM only with KIT_KVM=1: a
+# /dev/kvm that opens is not one that works), -no-reboot so the guest's
+# reboot or the kernel's panic=1 reboot ends it.  The command line always carries
 # "console=ttyS0 panic=1 oops=panic".  Three watchdogs, so that no boot
 # waits longer than it must:
 #   panic    a "Kernel panic - not syncing" line: QEMU is stopped
@@ -42,7 +43,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 : >"$log" || { echo "boot.sh: error: cannot write $log" >&2; exit 1; }
 t0=$(now)
 "$QEMU" -m 256 -nographic -no-reboot -cpu qemu64 -accel "$accel" \
-	-display none -monitor none -serial "file:$log" \
+	-display none -monitor none -vga none -nic none -serial "file:$log" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	</dev/null >"$log.qemu" 2>&1 &
 qpid=$!

@@ -1,0 +1,221 @@
+#!/bin/sh
+# cocci/apply.sh <rule.cocci> <tree> [--report]
+#
+# Run one semantic patch on a kernel tree without touching the tree.
+#
+#   patch mode (default): print on stdout the unified diff the rule makes,
+#     paths a/<file> b/<file> relative to the tree root, files in the order
+#     of the rule's "// Files:" line, no timestamps: the same tree gives the
+#     same bytes.  On a tree with nothing left to change: no output, exit 0,
+#     "already fixed" on stderr.
+#   --report: print one line per unfixed site ("<file>:<line>:<cols>: <msg>",
+#     relative paths, sorted) from the rule's report mode; nothing (and
+#     "already fixed" on stderr) on a fixed tree.  Exit 0 either way.
+#
+# Either way it fails (exit 1, one line on stderr naming file and function)
+# when spatch could not parse a function the rule must change (spatch skips
+# those silently), or when the sites changed (patch) or reported (--report)
+# differ from the sites expected.  Sites are counted from the tree itself,
+# not by spatch: a function of the rule's "// Files:" whose body matches the
+# rule's "// Sites:" regex and not its "// Fixed:" regex (POSIX ERE, comments
+# ignored) is one site that must change.  In patch mode it also checks that
+# a second run on the result changes nothing and that report mode is silent
+# on it.  Exit 2: bad arguments or a spatch other than the rule's
+# "// Requires:" version.  The spatch version used goes to stderr.
+#
+# Never runs spatch on the tree itself: the files in scope are copied to a
+# private temporary directory first.
+set -eu
+
+KIT_ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$KIT_ROOT/scripts/lib.sh"
+export LC_ALL=C
+
+usage="usage: cocci/apply.sh <rule.cocci> <tree> [--report]"
+[ $# -ge 2 ] && [ $# -le 3 ] || die 2 "$usage"
+rule=$1 tree=$2 mode=patch
+if [ $# -eq 3 ]; then
+	[ "$3" = --report ] || die 2 "unknown option '$3'; $usage"
+	mode=report
+fi
+[ -r "$rule" ] || die 2 "rule '$rule' not found (rules live in cocci/*.cocci)"
+[ -d "$tree" ] || die 2 "tree '$tree' is not a directory"
+rule=$(cd "$(dirname "$rule")" && pwd)/$(basename "$rule")
+tree=$(cd "$tree" && pwd)
+name=$(basename "$rule" .cocci)
+need_cmd spatch diff awk cmp
+
+# --- the rule's header ---------------------------------------------------
+hdr() { sed -n "s|^// $1:[[:space:]]*||p" "$rule" | head -1; }
+files=$(hdr Files)
+sites_re=$(hdr Sites)
+fixed_re=$(hdr Fixed)
+requires=$(hdr Requires)
+options=$(hdr Options)
+[ -n "$files" ] || die 2 "$rule: no '// Files:' header line; say which files the rule may change"
+[ -n "$sites_re" ] || die 2 "$rule: no '// Sites:' header line; say what marks a function the rule must change"
+[ -n "$requires" ] || die 2 "$rule: no '// Requires:' header line; pin the spatch version"
+
+# Options naming kit files (cocci/macros.h) are relative to the kit root.
+opts=
+for o in $options; do
+	case $o in cocci/*) o=$KIT_ROOT/$o ;; esac
+	opts="$opts $o"
+done
+
+# --- the pinned spatch -----------------------------------------------------
+ver=$(spatch --version 2>/dev/null | sed -n 's/^spatch version \([^ ]*\).*/\1/p' | head -1)
+ocaml=$(spatch --version 2>/dev/null | sed -n 's/.*OCaml version \([^ ]*\).*/\1/p' | head -1)
+echo "apply.sh: $name: spatch $ver (OCaml $ocaml), rule requires $requires" >&2
+[ "$ver" = "$requires" ] ||
+	die 2 "$name: spatch $ver is installed but the rule is pinned to $requires; install Coccinelle $requires (Debian: apt-get install coccinelle)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cocci-apply.XXXXXX") || die 1 "cannot create a temporary directory"
+trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+
+spatch_run() {
+	# spatch_run <dir> <spatch args...>: run in <dir>, keep stderr for errors
+	_d=$1; shift
+	# shellcheck disable=SC2086
+	if ! (cd "$_d" && spatch --very-quiet $opts "$@") 2>"$tmp/spatch.err"; then
+		die 1 "$name: spatch failed: $(grep -v '^warning' "$tmp/spatch.err" | tail -1)"
+	fi
+}
+
+# funcs <dir> <file>: "name<TAB>site|fixed|-" for every function definition
+# of <file> (kernel style: header at column 0, body from "{" to "}" at
+# column 0); with FUNC_DUMP=<dir> also writes each body to <dir>/<name>.
+funcs() {
+	SITES=$sites_re FIXED=$fixed_re awk '
+	function done_fn() {
+		if (fn == "") return
+		st = "-"
+		if (hit) st = "site"
+		if (hit && ENVIRON["FIXED"] != "" && fix) st = "fixed"
+		print fn "\t" st
+		fn = ""
+	}
+	{
+		line = $0
+		# drop comments, keeping the code around them
+		if (incom) {
+			if (index(line, "*/")) { sub(/^.*\*\//, "", line); incom = 0 }
+			else line = ""
+		}
+		gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, "", line)
+		if (index(line, "/*")) { sub(/\/\*.*$/, "", line); incom = 1 }
+		sub(/\/\/.*$/, "", line)
+	}
+	!inbody && $0 ~ /^[A-Za-z_]/ && $0 !~ /^(typedef|struct|union|enum|extern)[^A-Za-z0-9_]/ && index(line, "(") {
+		s = line; sub(/\(.*$/, "", s); sub(/[^A-Za-z0-9_]+$/, "", s)
+		n = split(s, w, /[^A-Za-z0-9_]+/)
+		if (n > 0) cand = w[n]
+	}
+	!inbody && /^\{/ { inbody = 1; fn = cand; hit = 0; fix = 0 }
+	inbody {
+		if (line ~ ENVIRON["SITES"]) hit = 1
+		if (ENVIRON["FIXED"] != "" && line ~ ENVIRON["FIXED"]) fix = 1
+		if (ENVIRON["FUNC_DUMP"] != "") print $0 >> (ENVIRON["FUNC_DUMP"] "/" fn)
+	}
+	inbody && /^\}/ { done_fn(); inbody = 0 }
+	' "$1/$2"
+}
+
+# --- the sites the tree has -------------------------------------------------
+mkdir -p "$tmp/a" "$tmp/b"
+present= expected=
+for f in $files; do
+	[ -f "$tree/$f" ] || continue
+	present="$present $f"
+	mkdir -p "$tmp/a/$(dirname "$f")" "$tmp/b/$(dirname "$f")"
+	cp "$tree/$f" "$tmp/a/$f"
+	cp "$tree/$f" "$tmp/b/$f"
+	for fn in $(funcs "$tmp/a" "$f" | awk -F'\t' '$2 == "site" { print $1 }'); do
+		expected="$expected $f:$fn"
+	done
+done
+[ -n "$present" ] || die 1 "$name: none of the rule's files ($files) is in $tree; is it a kernel tree?"
+nexp=$(echo $expected | wc -w)
+
+# --- every site must have parsed ---------------------------------------------
+if [ "$nexp" -gt 0 ]; then
+	# shellcheck disable=SC2046
+	spatch_run "$tmp/a" --sp-file "$KIT_ROOT/cocci/tools/functions.cocci" \
+		$(for s in $expected; do echo "${s%%:*}"; done | sort -u) >"$tmp/parsed"
+	for s in $expected; do
+		f=${s%%:*} fn=${s#*:}
+		grep -qx "$f	$fn" "$tmp/parsed" ||
+			die 1 "$name: $f: $fn() did not parse with spatch $ver, so the rule would skip it silently; run 'spatch --parse-c --macro-file cocci/macros.h $f' and add what it needs to cocci/macros.h"
+	done
+fi
+
+if [ "$mode" = report ]; then
+	# shellcheck disable=SC2086
+	spatch_run "$tmp/a" -D report --sp-file "$rule" $present >"$tmp/report"
+	sort -t: -k1,1 -k2,2n "$tmp/report" >"$tmp/report.sorted"
+	nrep=$(grep -c . "$tmp/report.sorted" || true)
+	if [ "$nrep" -ne "$nexp" ]; then
+		for s in $expected; do
+			f=${s%%:*} fn=${s#*:}
+			grep -q "^$f:.* $fn()" "$tmp/report.sorted" ||
+				die 1 "$name: $f: $fn() needs the change but report mode did not flag it ($nrep reported, $nexp expected)"
+		done
+		die 1 "$name: report mode flagged $nrep sites, the tree has $nexp:$(echo $expected | sed 's/^/ /')"
+	fi
+	if [ "$nexp" -eq 0 ]; then
+		echo "apply.sh: $name: already fixed ($(echo $present | wc -w) files checked)" >&2
+		exit 0
+	fi
+	cat "$tmp/report.sorted"
+	echo "apply.sh: $name: $nexp unfixed sites:$(echo $expected | sed 's/^/ /')" >&2
+	exit 0
+fi
+
+# --- patch mode ---------------------------------------------------------------
+# shellcheck disable=SC2086
+spatch_run "$tmp/b" -D patch --in-place --sp-file "$rule" $present >/dev/null
+
+changed=
+for f in $present; do
+	cmp -s "$tmp/a/$f" "$tmp/b/$f" && continue
+	da=$tmp/fa/$f db=$tmp/fb/$f
+	mkdir -p "$da" "$db"
+	FUNC_DUMP=$da funcs "$tmp/a" "$f" >/dev/null
+	FUNC_DUMP=$db funcs "$tmp/b" "$f" >/dev/null
+	for fn in $( (ls "$da"; ls "$db") | sort -u); do
+		cmp -s "$da/$fn" "$db/$fn" 2>/dev/null || changed="$changed $f:$fn"
+	done
+done
+
+for s in $expected; do
+	case " $changed " in *" $s "*) ;; *)
+		die 1 "$name: ${s%%:*}: ${s#*:}() must change but the rule left it as it was ($(echo $changed | wc -w) of $nexp sites changed); the rule does not know this shape" ;;
+	esac
+done
+for s in $changed; do
+	case " $expected " in *" $s "*) ;; *)
+		die 1 "$name: ${s%%:*}: ${s#*:}() changed but is not a site of this rule (sites:$(echo $expected | sed 's/^/ /'))" ;;
+	esac
+done
+
+if [ "$nexp" -eq 0 ]; then
+	echo "apply.sh: $name: already fixed ($(echo $present | wc -w) files checked)" >&2
+	exit 0
+fi
+
+# A second run on the result changes nothing, and report mode is silent.
+# shellcheck disable=SC2086
+spatch_run "$tmp/b" -D patch --sp-file "$rule" $present >"$tmp/again"
+[ ! -s "$tmp/again" ] ||
+	die 1 "$name: a second run on the result changes $(sed -n 's/^--- //p' "$tmp/again" | head -1) again; the rule is not idempotent"
+# shellcheck disable=SC2086
+spatch_run "$tmp/b" -D report --sp-file "$rule" $present >"$tmp/again"
+[ ! -s "$tmp/again" ] ||
+	die 1 "$name: report mode still flags the result: $(head -1 "$tmp/again")"
+
+for f in $present; do
+	cmp -s "$tmp/a/$f" "$tmp/b/$f" && continue
+	(cd "$tmp" && diff -u -p --label "a/$f" --label "b/$f" "a/$f" "b/$f") || [ $? -eq 1 ] ||
+		die 1 "$name: diff failed on $f"
+done
+echo "apply.sh: $name: $nexp sites changed:$(echo $expected | sed 's/^/ /')" >&2

@@ -1,0 +1,65 @@
+#!/bin/sh
+# cocci/tests/trees.t: cocci/apply.sh on the real releases v2.6.26..v2.6.32.
+#
+# Needs pristine extracted trees, one folder per release, under $COCCI_TREES
+# (e.g. COCCI_TREES=/tmp/cocci-trees with /tmp/cocci-trees/v2.6.26/fs/...;
+# only fs/, arch/x86/ia32/ and, for v2.6.26, arch/mips/kernel/irixelf.c
+# are read).  Nothing from those trees is ever copied into the repo.
+# For every rule and release: the expected sites changed (table below),
+# the diff applies, and a second apply.sh run on the result prints nothing
+# and says "already fixed"; report mode flags the pristine tree with as
+# many lines as sites and is silent on the patched one.
+. ci/tap.sh
+set -u
+releases="v2.6.26 v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 v2.6.32"
+# expected sites per rule: "<release>=<n> ... *=<n>" (* = any other release)
+expect_setup_new_exec_loaders="v2.6.26=6 *=5"	# + arch/mips irixelf on 2.6.26
+expect_setup_new_exec_elf="*=1"
+expect_ia32_aout_keep_arg_mapping="*=1"
+
+if [ -z "${COCCI_TREES:-}" ] || [ ! -d "${COCCI_TREES:-/nonexistent}" ]; then
+	t_skip "real trees" "COCCI_TREES is not set to a folder of extracted v2.6.26..v2.6.32 trees: apply.sh was NOT checked on real releases (see cocci/README.md)"
+	t_done; exit
+fi
+command -v spatch >/dev/null 2>&1 || { t_skip "real trees" "spatch is not installed"; t_done; exit; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cocci-trees.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+for v in $releases; do
+	tree=$COCCI_TREES/$v
+	if [ ! -d "$tree/fs" ]; then
+		t_skip "$v" "no tree at $tree (extract it with git archive, see cocci/README.md)"
+		continue
+	fi
+	for rule in cocci/*.cocci; do
+		name=$(basename "$rule" .cocci)
+		var=expect_$(echo "$name" | tr -c 'A-Za-z0-9\n' '_')
+		eval "tab=\${$var:-}"
+		[ -n "$tab" ] || { t_fail "$name: has an expected site count in trees.t"; continue; }
+		want=
+		for e in $tab; do case $e in "$v="*|"*="*) want=${e#*=}; break ;; esac; done
+		if ! sh cocci/apply.sh "$rule" "$tree" >"$tmp/d" 2>"$tmp/e"; then
+			t_fail "$v $name: apply.sh" "$(tail -1 "$tmp/e")"; continue
+		fi
+		got=$(sed -n 's/.*: \([0-9]*\) sites changed.*/\1/p' "$tmp/e")
+		if [ "${got:-0}" = "$want" ]; then t_ok "$v $name: $want sites changed"
+		else t_fail "$v $name: $want sites changed" "got ${got:-0}: $(tail -1 "$tmp/e")"; fi
+		sh cocci/apply.sh "$rule" "$tree" --report >"$tmp/r" 2>/dev/null
+		t_check "$v $name: report flags $want sites" test "$(grep -c . "$tmp/r")" -eq "$want"
+		# the patched copy: only the rule's files
+		rm -rf "$tmp/p"; mkdir -p "$tmp/p"
+		for f in $(sed -n 's|^// Files:||p' "$rule"); do
+			[ -f "$tree/$f" ] || continue
+			mkdir -p "$tmp/p/$(dirname "$f")"; cp "$tree/$f" "$tmp/p/$f"
+		done
+		if ! (cd "$tmp/p" && patch -s -p1 <"$tmp/d"); then
+			t_fail "$v $name: diff applies"; continue
+		fi
+		sh cocci/apply.sh "$rule" "$tmp/p" >"$tmp/d2" 2>"$tmp/e2"
+		t_check "$v $name: second run on the result is empty, already fixed" \
+			sh -c "[ ! -s '$tmp/d2' ] && grep -q 'already fixed' '$tmp/e2'"
+		sh cocci/apply.sh "$rule" "$tmp/p" --report >"$tmp/r2" 2>/dev/null
+		t_check "$v $name: report silent on the result" test ! -s "$tmp/r2"
+	done
+done
+t_done

@@ -41,14 +41,21 @@ image=$tvout/initramfs.cpio
 
 kernel_sha=$(sha256sum <"$kernel" | cut -d' ' -f1)
 image_sha=$(sha256sum <"$image" | cut -d' ' -f1)
+# The tree the kernel came from, if it is where the kit puts it: in-tree
+# (<tree>/arch/x86/boot/bzImage) or the build layer's copy
+# (out/<b>/<kind>/bzImage beside src/).  Its .config is hashed into the
+# inputs; its System.map names functions in kernels without KALLSYMS.
+kdir=$(dirname "$kernel")
+tree=
+for t in "$kdir/../../.." "$kdir/src"; do
+	if [ -r "$t/.config" ] || [ -r "$t/System.map" ]; then tree=$t; break; fi
+done
 config_sha=
-# a kernel built by the kit sits in <tree>/arch/x86/boot/bzImage
-cfg=$(dirname "$kernel")/../../../.config
-[ -r "$cfg" ] && config_sha=$(sha256sum <"$cfg" | cut -d' ' -f1)
-# ... with its System.map: signatures name functions even without KALLSYMS
-map=$(dirname "$kernel")/../../../System.map
 set --
-[ -r "$map" ] && set -- --map "$map"
+if [ -n "$tree" ]; then
+	[ -r "$tree/.config" ] && config_sha=$(sha256sum <"$tree/.config" | cut -d' ' -f1)
+	[ -r "$tree/System.map" ] && set -- --map "$tree/System.map"
+fi
 qemu_v=$(${QEMU:-qemu-system-x86_64} --version | head -1)
 gcc_v=$(gcc --version | head -1)
 ld_v=$(ld --version | head -1)

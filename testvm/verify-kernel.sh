@@ -73,6 +73,7 @@ for b in $boots; do
 	attempt=1
 	while :; do
 		t0=$(date +%s.%N)
+		# shellcheck disable=SC2086 # $extra is a word list on purpose
 		res=$(sh "$here/boot.sh" "$kernel" "$image" "$log" $extra) ||
 			die 1 "QEMU could not run the guest; see $log.qemu"
 		end=$(printf '%s\n' "$res" | sed -n 's/^end=\([a-z]*\) .*/\1/p')
@@ -119,8 +120,8 @@ jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" 
 	           qemu_version: $qemu, cpu_model: "qemu64", accel: $accel, memory_mb: 256,
 	           image_sha256: $isha, gcc_version: $gcc, ld_version: $ld,
 	           kernel_banner: $banner}
-	}' "$outdir"/boot-*.json >"$outdir/boot.json.tmp" &&
-	mv -f "$outdir/boot.json.tmp" "$outdir/boot.json" || die 1 "cannot write $outdir/boot.json"
+	}' "$outdir"/boot-*.json >"$outdir/boot.json.tmp" || die 1 "jq could not merge the boots"
+mv -f "$outdir/boot.json.tmp" "$outdir/boot.json" || die 1 "cannot write $outdir/boot.json"
 
 jq -r '"\(.verdict) runs=\(.runs) tests=\(.tests.passed)/\(.tests.failed)/\(.tests.skipped) (pass/fail/skip) seconds=\(.seconds): \(.signature)"' \
 	"$outdir/boot.json"

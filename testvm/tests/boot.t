@@ -4,7 +4,7 @@
 # the watchdogs must end each case the right way and in time.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../../ci/tap.sh
+# shellcheck source=ci/tap.sh
 . "$root/ci/tap.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -5,7 +5,7 @@
 # with the entry where the code starts, and the image is reproducible.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../../ci/tap.sh
+# shellcheck source=ci/tap.sh
 . "$root/ci/tap.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

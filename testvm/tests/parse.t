@@ -6,7 +6,7 @@
 # Then mutations of the clean SURVIVED log: each must move the verdict.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=../../ci/tap.sh
+# shellcheck source=ci/tap.sh
 . "$root/ci/tap.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

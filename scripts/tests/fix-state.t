@@ -34,7 +34,7 @@ C
 : >"$tmp/t/fs/new.c"
 [ "$(st X)" = present ] && t_ok "flush_thread() only in a comment of setup_new_exec(): present" || t_fail "comment is not a call" "$(st X)"
 [ "$(st Y)" = present ] && t_ok "TIF_ABI_PENDING gone: present" || t_fail "TIF_ABI_PENDING gone: present" "$(st Y)"
-printf 'void setup_new_exec(void)\n{\n\tflush_thread();\n}\n' >>"$tmp/t/fs/exec.c"
+printf 'int flush_old_exec(void)\n{\n}\n\nvoid setup_new_exec(void)\n{\n\tflush_thread();\n}\n' >"$tmp/t/fs/exec.c"
 [ "$(st X)" = missing ] && t_ok "flush_thread() called in setup_new_exec(): missing (A without D)" || t_fail "A without D" "$(st X)"
 out=$(FIXSTATE_CHANGES=$tmp/ch sh scripts/fix-state.sh "$tmp/nope" 2>&1); rc=$?
 [ $rc -eq 2 ] && t_ok "a missing tree is refused in one line" || t_fail "a missing tree is refused" "$out"

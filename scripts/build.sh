@@ -79,6 +79,18 @@ fi
 
 mkdir -p "$nodedir"
 
+# The kit's own series goes only where the tree lacks it: a tree that
+# already carries some changes gets the missing ones (and is refused if what
+# it carries breaks the ordering rule); one that carries all is not patched.
+if [ "$KIND" = patched ] && [ -z "${SERIES_DIR:-}" ]; then
+	set +e
+	sec_dir=$(sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$nodedir/plan")
+	prc=$?
+	set -e
+	[ $prc -eq 4 ] && die 4 "[$NAME] already fixed: the tree carries every change; nothing to apply, nothing built"
+	[ $prc -eq 0 ] || exit $prc
+fi
+
 # Everything that decides the build, hashed: a matching stamp means the
 # bzImage in $bdir is what these inputs make.
 stamp=$(
@@ -215,4 +227,7 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
 	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp}
 	 | .toolchain = {gcc: $gcc, binutils: $ld, make: $make, perl: $perl}'
+if [ "$KIND" = patched ] && [ -r "$nodedir/plan/plan.json" ]; then
+	result_update "$result" --slurpfile p "$nodedir/plan/plan.json" '.security = $p[0]'
+fi
 progress "$NAME" done "$KIND build ok: config+make ${secs}s, ${total}s with copy and audit: $bdir/bzImage"

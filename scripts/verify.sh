@@ -4,9 +4,9 @@
 # verification VM (testvm/, which judges blind), and record the verdicts in
 # $OUT/<name>/result.json under boots.<kind>.  One line per boot.
 #
-# A tree that already carries the fix (debian-6.1; any tree the report
-# rules find fixed) gets no series: "already fixed", and only its own
-# kernel is booted.  VERIFY_KINDS="unpatched" narrows a run to one kind.
+# A tree that already carries the fix (debian-6.1; any tree in which
+# scripts/fix-state.sh finds every change) gets no series: "already fixed",
+# and only its own kernel is booted.  VERIFY_KINDS="unpatched" narrows a run to one kind.
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
@@ -20,21 +20,29 @@ NAME=${NAME:-$BRANCH}
 export NAME
 result=$OUT/$NAME/result.json
 
-kinds=unpatched
-if [ -r "$KIT_ROOT/backports/$BRANCH/series" ]; then
-	kinds="unpatched patched"
+if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
+else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
+kinds=unpatched fixed=
+mkdir -p "$OUT/$NAME"
+if sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan" >/dev/null; then
+	if [ -r "$KIT_ROOT/backports/$BRANCH/series" ]; then
+		kinds="unpatched patched"
+	else
+		progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only"
+	fi
 else
-	progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only"
+	rc=$?
+	[ $rc -eq 4 ] || exit $rc
+	fixed=1
 fi
 # VERIFY_KINDS=unpatched (or patched) narrows the run.
 kinds=${VERIFY_KINDS:-$kinds}
 for k in $kinds; do
 	sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || exit $?
 done
-if [ "$BR_SOURCE" = apt ]; then
-	result_update "$result" '.security = {status: "already fixed", applied: [],
-	  reason: "the distribution kernel already carries 221af7f87b97 and its follow-ups"}'
-	progress "$NAME" verify "already fixed: nothing to apply"
+if [ -n "$fixed" ]; then
+	result_update "$result" --slurpfile p "$OUT/$NAME/plan/plan.json" '.security = ($p[0] + {applied: []})'
+	progress "$NAME" verify "already fixed: the tree carries every change; nothing applied"
 fi
 
 for k in $kinds; do

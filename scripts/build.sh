@@ -221,11 +221,12 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg ccflags "$KIT_CC_FLAGS" --arg series "$BR_HOST_SERIES" \
 	--arg gcc "$(ver gcc --version)" --arg ld "$(ver ld --version)" \
 	--arg make "$(ver make --version)" --arg perl "$(perl -e 'print $^V')" \
-	--arg stamp "$stamp" \
+	--arg stamp "$stamp" --rawfile changed "$bdir/changed-files" \
 	'.branch = $b | .definition = $br | .base_commit = $commit | .source = $src
 	 | .build[$k] = {status: "ok", seconds: $s, total_seconds: $total, log: $log, bzImage: $img,
 	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
-	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp}
+	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp,
+	    files_changed_from_source: ($changed | split("\n") | map(select(. != "")))}
 	 | .toolchain = {gcc: $gcc, binutils: $ld, make: $make, perl: $perl}'
 if [ "$KIND" = patched ] && [ -r "$nodedir/plan/plan.json" ]; then
 	result_update "$result" --slurpfile p "$nodedir/plan/plan.json" '.security = $p[0]'

@@ -31,6 +31,8 @@ KIT_ENTRY(kit_start);
 static int runs = 3;
 static int nx32off;
 static int tno, npass, nfail, nskip;
+static int aout_enoexec;	/* t_aout: execve of the a.out said ENOEXEC */
+static ulong child_as_limit;	/* spawn: RLIMIT_AS for the child, 0 = leave */
 
 static char *child_env[] = { "PATH=/bin", "KIT_AOUT=kit-envp-ok", 0 };
 
@@ -76,6 +78,11 @@ static void spawn(char *const argv[], struct res *r)
 		sys_dup2(fds[1], 1);
 		sys_close(fds[1]);
 		sys_chdir("/cores");
+		if (child_as_limit) {
+			struct kit_rlimit rl = { child_as_limit, child_as_limit };
+
+			sys_setrlimit(RLIMIT_AS, &rl);
+		}
 		e = sys_execve(argv[0], argv, child_env);
 		l_s(&l, "X err=");
 		l_d(&l, -e);
@@ -377,6 +384,7 @@ static void t_aout(void)
 	begin(name);
 	spawn(av, &r);
 	if (!r.why && r.status == 127 << 8 && val(&r, "err", &e) && e == KIT_ENOEXEC) {
+		aout_enoexec = 1;
 		tap_skip(name, "kernel has no a.out support (execve: ENOEXEC)");
 		return;
 	}
@@ -388,6 +396,118 @@ static void t_aout(void)
 	else if (!r.why && !kit_memstr(r.out, r.n, " env=KIT_AOUT=kit-envp-ok"))
 		r.why = "a.out program saw the wrong envp";
 	tap(name, r.why, &r);
+}
+
+/* AnonPages and PageTables from /proc/meminfo, in kB; 0 when unreadable */
+static int meminfo(unsigned long long *anon, unsigned long long *pt)
+{
+	static char buf[4096];
+	long fd = sys_open("/proc/meminfo", O_RDONLY, 0), r;
+	ulong n = 0;
+	const char *key[2] = { "\nAnonPages:", "\nPageTables:" };
+	unsigned long long *out[2] = { anon, pt };
+	int k;
+
+	if (fd < 0)
+		return 0;
+	buf[n++] = '\n';
+	while (n < sizeof(buf) - 1 && (r = sys_read((int)fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += (ulong)r;
+	sys_close((int)fd);
+	buf[n] = 0;
+	for (k = 0; k < 2; k++) {
+		const char *p = kit_memstr(buf, n, key[k]);
+		unsigned long long v = 0;
+
+		if (!p)
+			return 0;
+		for (p += kit_strlen(key[k]); *p == ' '; p++)
+			;
+		if (*p < '0' || *p > '9')
+			return 0;
+		for (; *p >= '0' && *p <= '9'; p++)
+			v = v * 10 + (unsigned)(*p - '0');
+		*out[k] = v;
+	}
+	return 1;
+}
+
+/*
+ * 318f6b228ba8 removes "current->mm->mmap = NULL" from the ia32 a.out
+ * loader.  That line empties the new mm's VMA list while the rb-tree still
+ * holds the stack VMA (argv and envp).  When the text is mapped, the first
+ * VMA linked below the stack relinks the list, so a program that starts is
+ * whole (t_aout passes without the fix).  When the text mapping fails
+ * (here: RLIMIT_AS of one page, so the a.out is killed after the point of
+ * no return), the list stays empty: exit_mmap() frees nothing, and the
+ * stack VMA, its argument page and its page tables leak on every such exec
+ * (2.6.29-2.6.32), or exit_mmap()'s nr_ptes BUG_ON fires (2.6.26-2.6.28:
+ * no "if (!vma) return" yet).  So: run it AOUT_FAIL_RUNS times and check
+ * that AnonPages + PageTables did not grow.  Last in the suite, as it can
+ * bring an unfixed kernel down.
+ */
+#define AOUT_FAIL_RUNS 64
+
+static void t_aout_fail(void)
+{
+	const char *name = "regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) "
+			   "is killed and leaks no memory (318f6b228ba8)";
+	char *av[] = { "/bin/aout32", "kit-argv-ok", 0 };
+	static struct res r;
+	unsigned long long a0 = 0, p0 = 0, a1 = 0, p1 = 0;
+	long long grew;
+	const char *why = 0;
+	static struct line w;
+	int i;
+
+	begin(name);
+	if (aout_enoexec) {
+		tap_skip(name, "kernel has no a.out support (execve: ENOEXEC)");
+		return;
+	}
+	if (!meminfo(&a0, &p0)) {
+		tap(name, "cannot read AnonPages/PageTables from /proc/meminfo", 0);
+		return;
+	}
+	child_as_limit = 4096;
+	for (i = 0; i < AOUT_FAIL_RUNS && !why; i++) {
+		spawn(av, &r);
+		if (r.why)
+			why = r.why;
+		else if (r.status != SIGKILL)
+			why = "a.out under RLIMIT_AS=4096 was not killed by SIGKILL "
+			      "(its text mapping did not fail after the point of no return)";
+	}
+	child_as_limit = 0;
+	if (!why && !meminfo(&a1, &p1))
+		why = "cannot read AnonPages/PageTables from /proc/meminfo";
+	grew = (long long)(a1 + p1) - (long long)(a0 + p0);
+	if (!why) {
+		w.n = 0;
+		l_s(&w, grew >= AOUT_FAIL_RUNS * 4 ? "" : "# ");
+		l_s(&w, "AnonPages+PageTables grew by ");
+		l_d(&w, (long)grew);
+		l_s(&w, " kB over ");
+		l_u(&w, AOUT_FAIL_RUNS);
+		l_s(&w, " killed a.out execs (AnonPages ");
+		l_u(&w, (ulong)a0);
+		l_s(&w, "->");
+		l_u(&w, (ulong)a1);
+		l_s(&w, " kB, PageTables ");
+		l_u(&w, (ulong)p0);
+		l_s(&w, "->");
+		l_u(&w, (ulong)p1);
+		l_s(&w, " kB)");
+		if (grew < AOUT_FAIL_RUNS * 4) {
+			tap(name, 0, 0);
+			l_nl(&w, 1);	/* the numbers, as a TAP comment */
+			return;
+		}
+		l_s(&w, ": the stack VMA was never freed");
+		w.b[w.n] = 0;
+		why = w.b;
+	}
+	tap(name, why, why && r.status != SIGKILL ? &r : 0);
 }
 
 /* 32-bit fails to exec the 64-bit victim: the CVE's state, without a dump */
@@ -587,7 +707,7 @@ __attribute__((used)) void kit_start(long *sp)
 	say("phase control ok", "");
 
 	l_s(&l, "TAP version 13\n1..");
-	l_u(&l, 8 + 6 + 2 * (unsigned)runs);
+	l_u(&l, 9 + 6 + 2 * (unsigned)runs);
 	l_nl(&l, 1);
 	t_matrix("regress: exec 64->64 runs 64-bit, PER_LINUX", "/bin/probe64", "/bin/probe64", 64);
 	t_matrix("regress: exec 64->32 runs 32-bit, PER_LINUX", "/bin/probe64", "/bin/probe32", 32);
@@ -603,5 +723,6 @@ __attribute__((used)) void kit_start(long *sp)
 	t_reverse();
 	for (k = 1; k <= runs; k++)
 		t_repro(k);
+	t_aout_fail();
 	finish();
 }

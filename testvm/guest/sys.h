@@ -92,7 +92,9 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 #define O_CREAT		0100
 #define O_TRUNC		01000
 
+#define SIGKILL		9
 #define SIGSEGV		11
+#define RLIMIT_AS	9
 #define RLIMIT_CORE	4
 #define READ_IMPLIES_EXEC 0x0400000
 

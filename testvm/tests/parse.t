@@ -71,5 +71,12 @@ WARNING: CPU: 0 PID: 30 at kernel/fork.c:1 copy_process+0x1/0x2' "$tmp/c.log" >"
 else
 	t_fail "clean fixture present" "$clean missing"
 fi
+# Full series minus 318f6b228ba8 on v2.6.32: the CVE is fixed, the a.out
+# leak test is the one failure (what scripts/mutants.sh reports for G).
+mg=$root/testvm/fixtures/survived-v2.6.32-mutant-g-aout-leak.log
+tail -n +2 "$mg" >"$tmp/mg.log"
+t_check "mutant-g log: exactly one failed test, the a.out leak test" sh -c "
+	test \"\$('$parse' --runs 3 '$tmp/mg.log' | jq -r .tests.failed)\" = 1 &&
+	grep -q '^not ok [0-9]* - regress: ia32 a.out whose text cannot be mapped' '$tmp/mg.log'"
 t_check "bad usage exits 2" sh -c "'$parse' --bogus; test \$? -eq 2"
 t_done

@@ -96,7 +96,7 @@ for c in $(grep -v '^#' "$changes/series"); do
 		echo '---'
 		g diff --cached --stat=72 | sed 's/^/ /' | sed 's/^  */ /'
 		echo
-		g diff --cached --no-color --no-ext-diff --no-renames
+		g diff --cached --no-color --no-ext-diff --no-renames --full-index
 	} >"$work/out/$file"
 	echo "$file" >>"$work/out/series"
 	g commit -q -m "$c"

@@ -152,11 +152,31 @@ for p in $host_patches; do
 done
 sec_patches=
 if [ -n "$sec_dir" ]; then
-	progress "$NAME" series "quilt push -a ($sec_dir)"
-	(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
-		fail series "quilt push -a of $sec_dir failed"
-	rm -rf "$tmp/src/.pc"
-	for p in $(grep -v '^#' "$sec_dir/series"); do sec_patches="$sec_patches $sec_dir/$p"; done
+	if [ "${KIT_ALLOW_MISORDER:-0}" = 1 ]; then
+		# A mutant (a series with one patch taken out): later patches
+		# written against the missing one may no longer apply.  Apply each
+		# with some fuzz; one that still does not apply is left out too and
+		# named in skipped-patches, so the mutant is what the series means
+		# without that patch and its dependents.
+		progress "$NAME" series "applying $sec_dir patch by patch (mutant)"
+		: >"$tmp/skipped-patches"
+		for p in $(grep -v '^#' "$sec_dir/series"); do
+			if patch -d "$tmp/src" -p1 -F3 --dry-run -s <"$sec_dir/$p" >>"$log" 2>&1; then
+				patch -d "$tmp/src" -p1 -F3 --no-backup-if-mismatch -s <"$sec_dir/$p" >>"$log" 2>&1 ||
+					fail series "$p applied in a dry run but not for real"
+				sec_patches="$sec_patches $sec_dir/$p"
+			else
+				echo "$p" >>"$tmp/skipped-patches"
+				progress "$NAME" series "left out $p: it does not apply without the dropped patch"
+			fi
+		done
+	else
+		progress "$NAME" series "quilt push -a ($sec_dir)"
+		(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
+			fail series "quilt push -a of $sec_dir failed"
+		rm -rf "$tmp/src/.pc"
+		for p in $(grep -v '^#' "$sec_dir/series"); do sec_patches="$sec_patches $sec_dir/$p"; done
+	fi
 fi
 
 # The work tree may differ from the source only in the files the series

@@ -48,6 +48,7 @@ for L in $letters; do
 	sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/src/arch/x86/boot/bzImage" "$vdir" >/dev/null ||
 		{ printf '%s\t%s\tERROR\tverification VM failed\n' "$L" "$id" >>"$rows"; holes=$((holes + 1)); continue; }
 	v=$(jq -r .verdict "$vdir/boot.json")
+	dep=$(cat "$OUT/$BRANCH/$kind/skipped-patches" 2>/dev/null | sed 's/\.patch$//' | paste -sd, -)
 	failed=$(cat "$vdir"/boot-*.log 2>/dev/null | sed -n 's/^not ok [0-9]* - \([^#]*\).*/\1/p' | sed 's/ *$//' | sort -u | paste -sd';' -)
 	case $v in
 	VULNERABLE) caught="VULNERABLE: $(jq -r .signature "$vdir/boot.json" | cut -c1-80)" ;;
@@ -55,9 +56,10 @@ for L in $letters; do
 	*) caught="INCONCLUSIVE: $(jq -r .signature "$vdir/boot.json" | cut -c1-80)"; holes=$((holes + 1)) ;;
 	esac
 	[ "$v" = SURVIVED ] || [ -z "$failed" ] || caught="$caught; failing tests: $failed"
+	[ -z "$dep" ] || caught="$caught [also left out, dependent: $dep]"
 	printf '%s\t%s\t%s\t%s\n' "$L" "$id" "$v" "$caught" >>"$rows"
-	result_update "$result" --arg L "$L" --arg p "$drop" --arg v "$v" --arg c "$caught" \
-		'.mutants[$L] = {dropped: $p, verdict: $v, caught_by: $c}'
+	result_update "$result" --arg L "$L" --arg p "$drop" --arg v "$v" --arg c "$caught" --arg dep "$dep" \
+		'.mutants[$L] = {dropped: $p, also_left_out: $dep, verdict: $v, caught_by: $c}'
 done
 echo
 printf '%-3s %-13s %-13s %s\n' "" upstream verdict "what caught it"

@@ -40,5 +40,15 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 		jq -r '[.boots | to_entries[] | "- \(.key): \(.value.verdict): \(.value.signature)"] as $l
 		  | if ($l | length) > 0 then "### \(.branch)\n\n" + ($l | join("\n")) + "\n" else empty end' "$r"
 	done
+	echo
+	echo "## Mutants (make mutants): each x86 patch taken out in turn"
+	echo
+	echo "| branch | patch | verdict | what caught it |"
+	echo "|---|---|---|---|"
+	for b in $(list_branches); do
+		r=$OUT/$b/result.json
+		[ -r "$r" ] || continue
+		jq -r '(.mutants // {}) | to_entries[] | "| \(input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"' "$r"
+	done
 } | atomic_write "$dst"
 echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2

@@ -2,8 +2,9 @@
 # mutants.sh [BRANCH]: take each x86-relevant patch (A, C, D, F, G, and the
 # ptrace hardening H) out of BRANCH's series in turn, build that kernel,
 # verify it blind, and print a table: patch -> what caught its absence
-# (VULNERABLE, or the regression tests that failed).  A mutant nothing
-# catches is a hole in the suite and makes the exit status 1.
+# (VULNERABLE, the regression tests that failed, or INCONCLUSIVE when the
+# kernel cannot even pass the control phase).  A mutant that comes out
+# SURVIVED with every test passing is a hole in the suite: exit status 1.
 #
 # Mutants break the ordering rule on purpose (A without D, ...), so their
 # builds run with KIT_ALLOW_MISORDER=1; the kit's own series never do.
@@ -53,7 +54,11 @@ for L in $letters; do
 	case $v in
 	VULNERABLE) caught="VULNERABLE: $(jq -r .signature "$vdir/boot.json" | cut -c1-80)" ;;
 	SURVIVED) if [ -n "$failed" ]; then caught="failing tests: $failed"; else caught="NOTHING (hole in the suite)"; holes=$((holes + 1)); fi ;;
-	*) caught="INCONCLUSIVE: $(jq -r .signature "$vdir/boot.json" | cut -c1-80)"; holes=$((holes + 1)) ;;
+	# INCONCLUSIVE is never a pass: the kernel without the patch cannot even
+	# run the control phase (basic 32/64-bit execs and core dumps), so the
+	# verifier refuses to call it fixed.  That is a catch, by the control
+	# phase rather than by a CVE check, and the table says so.
+	*) caught="INCONCLUSIVE (not accepted as fixed): $(jq -r .signature "$vdir/boot.json" | cut -c1-90)" ;;
 	esac
 	[ "$v" = SURVIVED ] || [ -z "$failed" ] || caught="$caught; failing tests: $failed"
 	[ -z "$dep" ] || caught="$caught [also left out, dependent: $dep]"

@@ -7,7 +7,7 @@ OUT ?= $(CURDIR)/out
 export OUT BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mutants cross cross-all testvm report clean
+	series series-all mutants compile-check cross cross-all testvm report clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -23,6 +23,7 @@ help:
 	@echo '  make verify-all          every reachable branch; table at the end'
 	@echo '  make series BRANCH=b     regenerate backports/b/ from cocci/ rules and hand hunks'
 	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
+	@echo '  make compile-check BRANCH=b  i386 + BINFMT_AOUT build of the loaders x86_64 never compiles'
 	@echo '  make cross BRANCH=b      cross-compile the loaders (cross-all: all branches)'
 	@echo
 	@echo 'Pieces:'
@@ -79,6 +80,9 @@ series-all:
 
 mutants:
 	@sh scripts/mutants.sh
+
+compile-check:
+	@sh scripts/compile-check.sh
 
 cross:
 	@sh scripts/cross.sh

@@ -107,9 +107,10 @@ if [ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ]; 
 	exit 0
 fi
 
-# One kernel build at a time on this machine (2 cores), whoever asks.
+# One kernel build at a time on this machine (2 cores), whoever asks,
+# whatever cache or output root they use: the lock is machine-wide.
 mkdir -p "$KIT_CACHE"
-exec 9>"$KIT_CACHE/build.lock"
+exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
 if ! flock -n 9; then
 	progress "$NAME" wait "another kernel build is running; waiting for it"
 	flock 9

@@ -15,7 +15,7 @@ src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
 objs="fs/binfmt_aout.o fs/binfmt_elf.o fs/exec.o"
 top=$OUT/$BRANCH/i386-aout
 mkdir -p "$KIT_CACHE"
-exec 9>"$KIT_CACHE/build.lock"
+exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
 flock -n 9 || { progress "$BRANCH" wait "another kernel build is running; waiting for it"; flock 9; }
 chmod -R u+w "$top" 2>/dev/null || true
 rm -rf "$top"; mkdir -p "$top"

@@ -83,8 +83,24 @@ mkdir -p "$nodedir"
 # already carries some changes gets the missing ones (and is refused if what
 # it carries breaks the ordering rule); one that carries all is not patched.
 if [ "$KIND" = patched ] && [ -z "${SERIES_DIR:-}" ]; then
+	plan_dir=
+	if [ -n "$TREE" ]; then
+		# A tree the kit was not tuned for: make its own series from the
+		# same hunks and rules (each patch says how it was made); a hunk
+		# that does not fit names the file and function.
+		set +e
+		sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$nodedir/plan" >/dev/null
+		prc=$?
+		set -e
+		[ $prc -eq 4 ] && die 4 "[$NAME] already fixed: the tree carries every change; nothing to apply, nothing built"
+		[ $prc -eq 0 ] || exit $prc
+		progress "$NAME" series "making a series for this tree (TREE=)"
+		SERIES_TREE=$src SERIES_OUT=$nodedir/tree-series sh "$KIT_ROOT/scripts/series.sh" "$BRANCH" ||
+			die 1 "[$NAME] no series could be made for $TREE; see the message above"
+		plan_dir=$nodedir/tree-series
+	fi
 	set +e
-	sec_dir=$(sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$nodedir/plan")
+	sec_dir=$(PLAN_SERIES_DIR=$plan_dir sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$nodedir/plan")
 	prc=$?
 	set -e
 	[ $prc -eq 4 ] && die 4 "[$NAME] already fixed: the tree carries every change; nothing to apply, nothing built"

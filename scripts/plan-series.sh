@@ -14,7 +14,9 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=$1 src=$2 dir=$3
-series_dir=$KIT_ROOT/backports/$BRANCH
+# PLAN_SERIES_DIR: a series made for this very tree (TREE=) instead of
+# the committed one.
+series_dir=${PLAN_SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
 changes=$KIT_ROOT/backports/changes
 state=$(sh "$KIT_ROOT/scripts/fix-state.sh" "$src") || exit $?
 present=$(printf '%s\n' "$state" | awk '$3 == "present" { print $1 }')

@@ -24,7 +24,15 @@ load_branch "$BRANCH"
 need_cmd git patch spatch
 changes=$KIT_ROOT/backports/changes
 [ -r "$changes/series" ] || die 2 "backports/changes/series is missing"
-src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+if [ -n "${SERIES_TREE:-}" ]; then
+	# A tree the kit was not tuned for (TREE=): the same hunks and rules,
+	# against that tree; read only, like every source.
+	[ -d "$SERIES_TREE" ] || die 2 "SERIES_TREE=$SERIES_TREE is not a folder"
+	src=$(cd "$SERIES_TREE" && pwd)
+	[ -n "${SERIES_OUT:-}" ] || die 2 "SERIES_TREE needs SERIES_OUT: a series for another tree never replaces backports/$BRANCH"
+else
+	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+fi
 
 dest=${SERIES_OUT:-$KIT_ROOT/backports/$BRANCH}
 work=$(mktemp -d "${TMPDIR:-/tmp}/series.$BRANCH.XXXXXX")
@@ -40,11 +48,37 @@ g commit -q -m base
 mkdir "$work/out"
 
 info() { sed -n "s/^$1: //p" "$2" | head -1; }
+
+# where_failed DIFF: "file, function (hunk N)" for each hunk of DIFF that
+# does not apply to the scratch tree, read from the hunk headers.
+where_failed() {
+	awk '/^\+\+\+ / { f = $2; sub(/^[^\/]*\//, "", f); n = 0 }
+	     /^@@ / { n++; fn = $0; sub(/^@@[^@]*@@ ?/, "", fn); print f "\t" n "\t" fn }' "$1" |
+	while IFS='	' read -r f n fn; do
+		# apply that one hunk alone, dry run
+		awk -v f="$f" -v n="$n" '
+			/^diff / { on = 0; next }
+			/^--- / { on = 0; next }
+			/^\+\+\+ / { cur = $2; sub(/^[^\/]*\//, "", cur); k = 0; on = 0; next }
+			/^@@ / { k++; on = (cur == f && k == n); if (on) printf "--- a/%s\n+++ b/%s\n", f, f }
+			on { print }' "$1" >"$work/one.diff"
+		patch -d "$work/tree" -p1 -F0 --dry-run -s <"$work/one.diff" >/dev/null 2>&1 ||
+			printf '%s, %s (hunk %s); ' "$f" "${fn:-top of file}" "$n"
+	done
+}
 slug() { printf '%s' "$1" | tr 'A-Z' 'a-z' | sed "s/[^a-z0-9_]\{1,\}/-/g; s/^-//; s/-\$//"; }
 
+present=
+if [ -n "${SERIES_TREE:-}" ]; then
+	present=$(sh "$KIT_ROOT/scripts/fix-state.sh" "$src" | awk '$3 == "present" { print $1 }')
+fi
 n=0
 for c in $(grep -v '^#' "$changes/series"); do
 	d=$changes/$c
+	if printf '%s\n' $present | grep -qx "$c"; then
+		progress "$BRANCH" series "$c: already in the tree, not made"
+		continue
+	fi
 	[ -r "$d/INFO" ] || die 2 "backports/changes/$c/INFO is missing"
 	branches=$(info Branches "$d/INFO")
 	case " ${branches:-all} " in *" all "* | *" $BRANCH "*) ;; *)
@@ -53,8 +87,11 @@ for c in $(grep -v '^#' "$changes/series"); do
 	n=$((n + 1))
 	made=
 	if [ -e "$d/hunks/$BRANCH.diff" ]; then
+		# dry run first: on failure the tree is untouched and each hunk
+		# can be tried alone to name the file and function that differ
+		patch -d "$work/tree" -p1 -F0 -N --dry-run -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 &&
 		patch -d "$work/tree" -p1 -F0 -N --no-backup-if-mismatch -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 ||
-			die 1 "$c: hand hunks backports/changes/$c/hunks/$BRANCH.diff do not apply to $BRANCH: $(head -3 "$work/patch.log" | tr '\n' ' ')"
+			die 1 "$c: hand hunks backports/changes/$c/hunks/$BRANCH.diff do not apply: $(where_failed "$d/hunks/$BRANCH.diff")"
 		for f in $(sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$d/hunks/$BRANCH.diff"); do
 			made="$made
   $f: hand hunk (backports/changes/$c/hunks/$BRANCH.diff)"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# A tree the kit was not tuned for (TREE=, a vendor's 2.6.32): detected
+# from its Makefile and code, given a series made for it from the same
+# hunks and rules (what it already carries is not made), and, where a hand
+# hunk does not fit, refused with the file and function named.
+. ci/e2e/lib.sh
+b=v2.6.32
+why=$(reachable "$b") || { t_skip "vendor trees" "source not reachable: $why"; t_done; exit; }
+src=$(sh scripts/fetch.sh "$b")
+tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+cp -a "$src" "$tmp/vendor"; chmod -R u+w "$tmp/vendor"; rm -f "$tmp/vendor/.kit-verified"
+sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = -42.vendor/' "$tmp/vendor/Makefile"
+patch -d "$tmp/vendor" -p1 -s -F0 <"$(grep -l '^commit 04a1e62c2cec' backports/$b/*.patch)"
+cp -a "$tmp/vendor" "$tmp/vendor.before"
+[ "$(sh scripts/detect.sh "$tmp/vendor")" = "$b" ] && t_ok "a vendor 2.6.32 (EXTRAVERSION -42.vendor) is detected as $b" || t_fail "vendor tree detected"
+if out=$(SERIES_TREE=$tmp/vendor SERIES_OUT=$tmp/s sh scripts/series.sh "$b" 2>&1) &&
+	[ "$(wc -l <"$tmp/s/series")" -eq $(($(wc -l <"backports/$b/series") - 1)) ] &&
+	printf '%s' "$out" | grep -q "H-ptrace-genregs: already in the tree, not made" &&
+	grep -q "made by the kit" "$tmp/s/split-flush_old_exec-into-two-functions.patch"; then
+	t_ok "its own series: 7 patches, the ptrace hardening it carries not made, each patch says how it was made"
+else t_fail "a series made for the vendor tree" "$(printf '%s' "$out" | tail -3)"; fi
+sed -i 's|bprm->mm = NULL;\t\t/\* We.re using it now \*/|bprm->mm = NULL;  /* vendor */|' "$tmp/vendor/fs/exec.c"
+cp "$tmp/vendor/fs/exec.c" "$tmp/vendor.before/fs/exec.c"
+out=$(SERIES_TREE=$tmp/vendor SERIES_OUT=$tmp/s2 sh scripts/series.sh "$b" 2>&1); rc=$?
+[ $rc -ne 0 ] && printf '%s' "$out" | tail -1 | grep -q "do not apply: fs/exec.c, int flush_old_exec(struct linux_binprm \* bprm)" &&
+	t_ok "a hand hunk that does not fit names the file and function" || t_fail "hunk misfit names file and function" "rc=$rc $(printf '%s' "$out" | tail -1)"
+diff -r "$tmp/vendor" "$tmp/vendor.before" >/dev/null && [ ! -e "$tmp/s2" ] &&
+	t_ok "the vendor tree is untouched and no half series was written" || t_fail "vendor tree untouched"
+t_done

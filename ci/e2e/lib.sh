@@ -3,6 +3,7 @@
 KIT_ROOT=$(pwd)
 . ci/tap.sh
 . scripts/lib.sh
+mkdir -p "$OUT" || exit 1
 # e2e_branches: the branches to run (E2E_BRANCHES narrows it).
 e2e_branches() { echo "${E2E_BRANCHES:-$(list_branches | tr '\n' ' ')}"; }
 # reachable <branch>: 0 if its source is in the cache or reachable now;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # report.sh: render docs/results.md from $OUT/*/result.json alone (no
-# number is typed by hand).  REPORT=<file> writes elsewhere.
+# number is typed by hand).  REPORT=<file> writes elsewhere; MUTANTS_OUT
+# takes the mutants table from another output root.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -43,10 +44,12 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 	echo
 	echo "## Mutants (make mutants): each x86 patch taken out in turn"
 	echo
+	[ "${MUTANTS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root: mutants are not part of make check)"
+	echo
 	echo "| branch | patch | verdict | what caught it |"
 	echo "|---|---|---|---|"
 	for b in $(list_branches); do
-		r=$OUT/$b/result.json
+		r=${MUTANTS_OUT:-$OUT}/$b/result.json
 		[ -r "$r" ] || continue
 		jq -r '(.mutants // {}) | to_entries[] | "| \(input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"' "$r"
 	done

@@ -1,0 +1,66 @@
+#!/bin/sh
+# check-expect.sh CELLDIR BRANCH CELL "OBJECTS" EXPECTDIR: compare the
+# functions each patch changed (CELLDIR/steps/<n>-<change>/<object>.diff,
+# objdiff output) with the expected sets EXPECTDIR/<change>.expect.
+#
+# An .expect file has one line per function a change is expected to
+# change (or add, or remove) in an object:
+#
+#   [?]<object glob> <function glob> [<branch glob> [<cell glob>]]
+#
+# A leading '?' marks a function the change MAY change (the compiler's
+# inlining decisions differ between architectures); without it the
+# function MUST change wherever that object is built.  An object of the
+# cell that no line names must not change at all.
+#
+# Prints one line per (change, object): "OK ..." or "FAIL <object> ...";
+# exit 1 when any FAIL.
+set -u
+cdir=$1 branch=$2 cell=$3 objs=$4 edir=$5
+rc=0
+matches() { # matches <value> <glob>
+	case $1 in $2) return 0 ;; esac
+	return 1
+}
+for sd in "$cdir"/steps/*; do
+	[ -d "$sd" ] || continue
+	chg=$(cat "$sd/change")
+	ef=$edir/$chg.expect
+	if [ ! -r "$ef" ]; then
+		echo "FAIL * $chg: no expected set ($ef); write one"
+		rc=1
+		continue
+	fi
+	for o in $objs; do
+		must= may=
+		while read -r eo fn br ce _; do
+			case $eo in '' | '#'*) continue ;; esac
+			opt=
+			case $eo in '?'*) opt=1 eo=${eo#?} ;; esac
+			matches "$o" "$eo" || continue
+			matches "$branch" "${br:-*}" || continue
+			matches "$cell" "${ce:-*}" || continue
+			if [ -n "$opt" ]; then may="$may $fn"; else must="$must $fn"; fi
+		done <"$ef"
+		got=$(cut -d' ' -f2 "$sd/$o.diff" | tr '\n' ' ')
+		bad=0
+		for f in $got; do
+			ok=0
+			for e in $must $may; do matches "$f" "$e" && { ok=1; break; }; done
+			if [ $ok -eq 0 ]; then
+				echo "FAIL $o $chg: unexpected changed function $f ($(grep " $f\$" "$sd/$o.diff" | cut -d' ' -f1))"
+				bad=1
+			fi
+		done
+		for e in $must; do
+			hit=0
+			for f in $got; do matches "$f" "$e" && { hit=1; break; }; done
+			if [ $hit -eq 0 ]; then
+				echo "FAIL $o $chg: expected $e to change, but it did not"
+				bad=1
+			fi
+		done
+		[ $bad -eq 0 ] && echo "OK $o $chg: changed {$(echo $got | sed 's/ /, /g')}" || rc=1
+	done
+done
+exit $rc

@@ -1,0 +1,48 @@
+#!/bin/sh
+# The cross matrix definitions (cross/matrix/*.conf) for every 2.6 branch:
+# each cell either names objects, a compiler package, a config fragment and
+# host patches that exist, or is skipped with a reason.  No kernel tree.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/ci/tap.sh"
+cd "$root" || exit 2
+for f in branches/v2.6.*.conf; do
+	BR_VERSION=$(sed -n 's/^BR_VERSION=//p' "$f")
+	b=$(basename "$f" .conf)
+	for c in cross/matrix/*.conf; do
+		cell=$(basename "$c" .conf)
+		out=$(
+			X_DESC= X_ARCH= X_CC= X_CROSS= X_PKG= X_OBJS= X_SKIP= X_FORCED= X_HOST= X_TOKENS= X_CFLAGS= X_CONFIG_EXTRA= X_MAKEVARS=
+			. "./$c"
+			bad=
+			[ -n "$X_DESC" ] || bad="$bad no X_DESC"
+			if [ -n "$X_SKIP" ]; then
+				echo "skip"
+			else
+				[ -n "$X_ARCH" ] || bad="$bad no X_ARCH"
+				[ -n "$X_OBJS" ] || bad="$bad no X_OBJS"
+				[ -n "$X_PKG" ] || bad="$bad no X_PKG (what make cross-deps installs)"
+				[ -r "cross/matrix/$cell.config" ] || bad="$bad no cross/matrix/$cell.config"
+				for o in $X_OBJS; do case $o in *.o) ;; *) bad="$bad object $o is not a .o" ;; esac; done
+				for p in $X_HOST; do [ -r "branches/host/$p.patch" ] || bad="$bad host patch $p missing"; done
+				echo "build"
+			fi
+			[ -z "$bad" ] || echo "BAD$bad"
+		)
+		case $out in
+		*BAD*) t_fail "$b $cell: ${out#*BAD}" ;;
+		skip) t_ok "$b $cell: skipped with a reason" ;;
+		*) t_ok "$b $cell: objects, package, fragment and host patches defined" ;;
+		esac
+	done
+done
+# Every cross host patch is one the definitions test also sees (style).
+for p in branches/host/cross-*.patch; do
+	grep -q '^Breaks with:' "$p" && grep -q '^Safe because:' "$p" && grep -q 'cross/matrix' "$p" &&
+		t_ok "$(basename "$p"): Breaks with / Safe because / which cell" || t_fail "$(basename "$p") lacks Breaks with/Safe because/cell"
+done
+t_check "common.config turns off verbose BUG (file/line in code)" grep -qx '# CONFIG_DEBUG_BUGVERBOSE is not set' cross/matrix/common.config
+t_check "cross.sh and cross-all.sh parse" sh -n scripts/cross.sh
+t_check "cross-all.sh parses" sh -n scripts/cross-all.sh
+t_check "cross-deps.sh parses" sh -n scripts/cross-deps.sh
+t_done

@@ -1,0 +1,331 @@
+#!/bin/sh
+# cross.sh [BRANCH] [CELL...]: the cross-compile matrix of one branch.
+#
+# For every cell of cross/matrix/ (or the CELLs named: x86_32 parisc ...):
+# build the cell's objects (never a whole kernel) from a copy of the
+# branch's verified export, with the branch's generic host patches, the
+# cell's own host patches (branches/host/cross-*) and a miniconfig
+# (allnoconfig + cross/matrix/common.config + <cell>.config), first
+# unpatched, then pushing the security series backports/<branch>/ one
+# patch at a time (quilt push --fuzz=0), rebuilding the objects after each.
+# Then
+#   - warnings: each object's compiler warnings, unpatched vs patched
+#     (path and line numbers taken out); a new one fails the cell;
+#   - objdiff: the functions each patch changed in each object, against
+#     the expected set cross/expect/<change>.expect; an unexpected changed
+#     function, or an expected one unchanged, fails the cell.
+# A cell whose compiler is missing is SKIPPED ("install gcc-xxx (make
+# cross-deps)"); one the release cannot configure is SKIPPED with the
+# Kconfig dependency that makes it impossible (X_SKIP in its .conf).
+#
+# Output: $OUT/<b>/cross/<cell>/{unpatched,patched}/ (objects, logs,
+# warnings), $OUT/<b>/cross/<cell>/steps/<n>-<patch>/ (objects and the
+# functions that patch changed), $OUT/<b>/cross/table.txt, and "cross" in
+# $OUT/<b>/result.json.  Sources are removed after a cell (CROSS_KEEP=1
+# keeps them).
+#
+#   exit 0 every cell ok or skipped, 1 a cell failed, 2 bad input,
+#   3 source unreachable (SKIP).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+BRANCH=${1:-${BRANCH:-}}
+[ $# -gt 0 ] && shift
+load_branch "$BRANCH"
+[ "$BR_SOURCE" = git ] || die 2 "cross is for the 2.6 branches; $BRANCH has no security series"
+need_cmd make patch quilt jq cc flock
+# shellcheck disable=SC1090
+. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+series_dir=$KIT_ROOT/backports/$BRANCH
+[ -r "$series_dir/series" ] ||
+	die 2 "no security series for $BRANCH ($series_dir/series); run 'make series BRANCH=$BRANCH' first"
+mdir=$KIT_ROOT/cross/matrix
+edir=$KIT_ROOT/cross/expect
+cells=${*:-$(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//')}
+for c in $cells; do [ -r "$mdir/$c.conf" ] || die 2 "unknown cell '$c'; cells: $(cd "$mdir" && ls *.conf | sed 's/\.conf//' | tr '\n' ' ')"; done
+
+# Compiler flags: the kit's 2.6 flags without the x86-only -m ones, plus
+# what makes objects comparable: -ffunction-sections -fdata-sections (calls
+# between functions stay relocations) and __LINE__ pinned to 0 (a line
+# inserted above a function would otherwise change every BUG()/WARN() line
+# immediate below it: kpatch has to recognise such changes, we remove them;
+# cross/pin-line.h).  A cell may add its own (X_CFLAGS).
+base_flags=$(printf '%s\n' $KIT_CC_FLAGS | grep -v '^-m' | tr '\n' ' ')
+obj_flags="-ffunction-sections -fdata-sections -include $KIT_ROOT/cross/pin-line.h"
+JOBS_X=$JOBS; [ "$JOBS_X" -gt 2 ] && JOBS_X=2
+
+# The host tool, built once per output root.
+bindir=$OUT/.cross-bin
+mkdir -p "$bindir"
+make -s -C "$KIT_ROOT/cross/objdiff" O="$bindir" >/dev/null || die 1 "cannot build cross/objdiff"
+OBJDIFF=$bindir/objdiff
+
+# The generic host patches of the branch (needed whatever the arch); the
+# x86-only ones (vdso, uaccess, copy_user, mutex slowpath) stay out.
+generic_host=
+for p in $BR_HOST_SERIES; do
+	case $p in compiler-gcc12-header | timeconst-perl-defined-array | make-4.3-*) generic_host="$generic_host $p" ;; esac
+done
+
+# Patch -> change folder (by the upstream id in its Git-commit: line).
+change_of() {
+	_id=$(sed -n 's/^Git-commit: *//p' "$1" | head -1)
+	for _i in "$KIT_ROOT"/backports/changes/*/INFO; do
+		grep -q "^Upstream: $_id" "$_i" && { basename "$(dirname "$_i")"; return; }
+	done
+	echo unknown
+}
+patch_files() { sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$@" | LC_ALL=C sort -u; }
+
+src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+top=$OUT/$BRANCH/cross
+mkdir -p "$top"
+result=$OUT/$BRANCH/result.json
+table=$top/table.txt
+: >"$top/.rows"
+
+# Warnings of one make log, comparable across trees: no path, no line.
+warnings_of() {
+	grep -E 'warning:' "$1" | sed "s|$2/||g; s/:[0-9]*:[0-9]*:/:/; s/:[0-9]*:/:/" | LC_ALL=C sort -u
+}
+
+# cell_json <cell> <status> <reason> [objects-json]: record one cell.
+cell_json() {
+	_o=${4:-}; [ -n "$_o" ] || _o='{}'
+	jq -n --arg c "$1" --arg s "$2" --arg r "$3" --arg d "${X_DESC:-}" \
+		--argjson o "$_o" --arg flags "${X_ALL_FLAGS:-}" --arg host "${X_HOST_ALL:-}" \
+		'{cell: $c, description: $d, status: $s, reason: $r, flags: $flags,
+		  host_series: ($host | split(" ") | map(select(. != ""))), objects: $o}' >"$top/$1.json"
+}
+
+row() { printf '%-8s %-10s %-34s %s\n' "$BRANCH" "$1" "$2" "$3" >>"$top/.rows"; }
+
+run_cell() {
+	cell=$1
+	X_DESC= X_ARCH= X_CC= X_CROSS= X_PKG= X_OBJS= X_SKIP= X_FORCED= X_HOST= X_TOKENS= X_ALL_FLAGS= X_HOST_ALL= X_CFLAGS= X_CONFIG_EXTRA= X_MAKEVARS=
+	# shellcheck disable=SC1090
+	. "$mdir/$cell.conf"
+	cdir=$top/$cell
+	chmod -R u+w "$cdir" 2>/dev/null || true
+	rm -rf "$cdir"
+	mkdir -p "$cdir"
+	log=$cdir/cell.log
+	: >"$log"
+	if [ -n "$X_TOKENS" ]; then tokens_check "$cell" || true; fi
+	if [ -n "$X_SKIP" ]; then
+		progress "$BRANCH" cross "$cell: SKIPPED: $X_SKIP"
+		cell_json "$cell" skipped "$X_SKIP" "$(tokens_json)"
+		for o in ${X_OBJS:-"-"} ${X_TOKENS}; do row "$cell" "$o" "skipped"; done
+		return 0
+	fi
+	# Debian's unversioned gcc-<arch>-linux-gnu packages conflict with
+	# gcc-multilib (which the kit's own deps want); the versioned
+	# gcc-12-<arch>-linux-gnu ones install beside it as <triplet>-gcc-12.
+	cc=${X_CC:-${X_CROSS}gcc}
+	if [ -z "$X_CC" ] && ! command -v "$cc" >/dev/null 2>&1 && command -v "${X_CROSS}gcc-12" >/dev/null 2>&1; then
+		cc=${X_CROSS}gcc-12
+	fi
+	if ! echo 'int x;' | $cc -x c -c -o /dev/null - >/dev/null 2>&1; then
+		why="compiler '$cc' not installed or not working: install $X_PKG (make cross-deps)"
+		progress "$BRANCH" cross "$cell: SKIPPED: $why"
+		cell_json "$cell" skipped "$why"
+		for o in $X_OBJS; do row "$cell" "$o" "skipped (install $X_PKG)"; done
+		return 0
+	fi
+	X_HOST_ALL="$generic_host $X_HOST"
+	X_ALL_FLAGS="$base_flags $obj_flags${X_CFLAGS:+ $X_CFLAGS}"
+	for p in $X_HOST_ALL; do
+		[ -r "$KIT_ROOT/branches/host/$p.patch" ] || die 2 "cross/matrix/$cell.conf names host patch '$p', but branches/host/$p.patch does not exist"
+	done
+	# shellcheck disable=SC2086
+	mk() { (cd "$1" && shift && nice -n 10 make ARCH="$X_ARCH" ${X_CROSS:+CROSS_COMPILE=$X_CROSS} CC="$cc $X_ALL_FLAGS" $X_MAKEVARS "$@"); }
+
+	# --- unpatched: copy, host series, config, prepare, objects
+	u=$cdir/unpatched
+	mkdir -p "$u/obj"
+	progress "$BRANCH" cross "$cell: copy, host series ($(echo $X_HOST_ALL | wc -w) patches), miniconfig"
+	cp -a "$src/." "$u/src"; rm -f "$u/src/.kit-verified"; chmod -R u+w "$u/src"
+	for p in $X_HOST_ALL; do
+		patch -d "$u/src" -p1 -F0 -N --no-backup-if-mismatch -s <"$KIT_ROOT/branches/host/$p.patch" >>"$log" 2>&1 ||
+			{ cell_fail "$cell" host "$p does not apply"; return 1; }
+	done
+	{ cat "$mdir/common.config" "$mdir/$cell.config"; [ -z "$X_CONFIG_EXTRA" ] || printf '%s\n' $X_CONFIG_EXTRA; } >"$cdir/kit.config"
+	mk "$u/src" KCONFIG_ALLCONFIG="$cdir/kit.config" allnoconfig >>"$log" 2>&1 ||
+		{ cell_fail "$cell" config "make allnoconfig failed"; return 1; }
+	sh "$KIT_ROOT/scripts/check-config.sh" "$cdir/kit.config" "$u/src/.config" >>"$log" 2>&1 ||
+		{ cell_fail "$cell" config "$(grep -m1 '^check-config: CONFIG' "$log")"; return 1; }
+	progress "$BRANCH" cross "$cell: make prepare ($X_ARCH, ${X_CROSS:-host} gcc)"
+	mk "$u/src" -j"$JOBS_X" prepare >>"$log" 2>&1 ||
+		{ cell_fail "$cell" prepare "$(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")"; return 1; }
+	for o in $X_OBJS; do
+		progress "$BRANCH" cross "$cell: unpatched $o"
+		mkdir -p "$u/obj/$(dirname "$o")"
+		mk "$u/src" "$o" >"$u/obj/$o.log" 2>&1 ||
+			{ cat "$u/obj/$o.log" >>"$log"; cell_fail "$cell" unpatched "$o: $(grep -m1 -E 'error|Error' "$u/obj/$o.log" || tail -1 "$u/obj/$o.log")"; return 1; }
+		cp "$u/src/$o" "$u/obj/$o"
+		warnings_of "$u/obj/$o.log" "$u/src" >"$u/obj/$o.warnings"
+	done
+
+	# --- patched: the configured tree copied, the series pushed one patch
+	# at a time, objects rebuilt after each (make rebuilds what depends on
+	# the files the patch touched)
+	pd=$cdir/patched
+	mkdir -p "$pd/obj" "$cdir/steps"
+	cp -a "$u/src" "$pd/src"
+	n=0 prev=$u/obj
+	for p in $(grep -v '^#' "$series_dir/series"); do
+		n=$((n + 1))
+		chg=$(change_of "$series_dir/$p")
+		sd=$cdir/steps/$n-$chg
+		mkdir -p "$sd"
+		(cd "$pd/src" && QUILT_PATCHES=$series_dir QUILT_PC=.pc quilt push -q --fuzz=0) >>"$log" 2>&1 ||
+			{ cell_fail "$cell" series "quilt push --fuzz=0 of $p failed"; return 1; }
+		patch_files "$series_dir/$p" >"$sd/files"
+		# A patch none of whose files any object depends on (the basename
+		# in kbuild's .cmd dependency lists: include/asm is a symlink in
+		# some releases, so the path may differ) cannot change them.
+		touched=
+		for f in $(sed 's|.*/||' "$sd/files" | sort -u); do
+			for o in $X_OBJS; do
+				grep -q "/$f \|^ *$f \|/$f\$" "$pd/src/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null && touched=1
+			done
+		done
+		if [ -z "$touched" ]; then
+			progress "$BRANCH" cross "$cell: after $chg: no object depends on its files; not rebuilt"
+			for o in $X_OBJS; do
+				mkdir -p "$sd/$(dirname "$o")"
+				cp "$prev/$o" "$sd/$o"; : >"$sd/$o.diff"; : >"$sd/$o.why"
+			done
+			echo "$chg" >"$sd/change"
+			prev=$sd
+			continue
+		fi
+		progress "$BRANCH" cross "$cell: after $chg: rebuild $X_OBJS"
+		# shellcheck disable=SC2086
+		mk "$pd/src" -j"$JOBS_X" $X_OBJS >"$sd/make.log" 2>&1 ||
+			{ cat "$sd/make.log" >>"$log"; cell_fail "$cell" patched "after $p: $(grep -m1 -E 'error|Error' "$sd/make.log" || tail -1 "$sd/make.log")"; return 1; }
+		for o in $X_OBJS; do
+			mkdir -p "$sd/$(dirname "$o")"
+			cp "$pd/src/$o" "$sd/$o"
+			"$OBJDIFF" "$prev/$o" "$sd/$o" >"$sd/$o.diff" || { cell_fail "$cell" objdiff "objdiff failed on $o"; return 1; }
+			"$OBJDIFF" -v "$prev/$o" "$sd/$o" >"$sd/$o.why" || true
+		done
+		echo "$chg" >"$sd/change"
+		prev=$sd
+	done
+	# final: every object rebuilt from scratch for its complete warnings;
+	# it must equal what the steps made (the build is reproducible)
+	for o in $X_OBJS; do
+		progress "$BRANCH" cross "$cell: patched $o (clean rebuild)"
+		rm -f "$pd/src/$o"
+		mkdir -p "$pd/obj/$(dirname "$o")"
+		mk "$pd/src" "$o" >"$pd/obj/$o.log" 2>&1 ||
+			{ cat "$pd/obj/$o.log" >>"$log"; cell_fail "$cell" patched "$o: $(grep -m1 -E 'error|Error' "$pd/obj/$o.log")"; return 1; }
+		cp "$pd/src/$o" "$pd/obj/$o"
+		warnings_of "$pd/obj/$o.log" "$pd/src" >"$pd/obj/$o.warnings"
+		"$OBJDIFF" "$prev/$o" "$pd/obj/$o" >"$pd/obj/$o.repro"
+	done
+
+	# --- verdicts
+	sh "$KIT_ROOT/cross/check-expect.sh" "$cdir" "$BRANCH" "$cell" "$X_OBJS" "$edir" >"$cdir/expect.txt" 2>&1
+	erc=$?
+	status=ok objs_json='{}'
+	for o in $X_OBJS; do
+		new=$(LC_ALL=C comm -13 "$u/obj/$o.warnings" "$pd/obj/$o.warnings")
+		ostat=ok why=
+		if [ -n "$new" ]; then ostat=failed why="new warning: $(echo "$new" | head -1)"; fi
+		if [ -s "$pd/obj/$o.repro" ]; then ostat=failed why="${why:+$why; }not reproducible: $(head -1 "$pd/obj/$o.repro")"; fi
+		bad=$(grep "^FAIL $o " "$cdir/expect.txt" | head -1 | cut -d' ' -f3-)
+		[ -z "$bad" ] || { ostat=failed; why="${why:+$why; }$bad"; }
+		changed=$(for s in "$cdir"/steps/*; do [ -s "$s/$o.diff" ] && printf '%s: %s; ' "$(cat "$s/change" | cut -c1)" "$(cut -d' ' -f2 "$s/$o.diff" | tr '\n' ' ' | sed 's/ $//')"; done)
+		[ "$ostat" = ok ] || status=failed
+		objs_json=$(printf '%s' "$objs_json" | jq --arg o "$o" --arg s "$ostat" --arg w "$why" \
+			--arg forced "$(case " $X_FORCED " in *" $o "*) echo yes ;; esac)" \
+			--rawfile uw "$u/obj/$o.warnings" --rawfile pw "$pd/obj/$o.warnings" --arg ch "$changed" \
+			'.[$o] = {status: $s, reason: $w, forced_past_kconfig: ($forced == "yes"),
+			   warnings_unpatched: ($uw | split("\n") | map(select(. != "")) | length),
+			   warnings_patched: ($pw | split("\n") | map(select(. != "")) | length),
+			   changed_by_patch: $ch}')
+		row "$cell" "$o" "$ostat${why:+: $why}"
+	done
+	[ $erc -eq 0 ] || status=failed
+	steps_json=$(for s in "$cdir"/steps/*; do
+		for o in $X_OBJS; do
+			while read -r kind fn; do
+				jq -n --arg c "$(cat "$s/change")" --arg o "$o" --arg k "$kind" --arg f "$fn" '{change: $c, object: $o, kind: $k, function: $f}'
+			done <"$s/$o.diff"
+		done
+	done | jq -s '.')
+	cell_json "$cell" "$status" "$(grep '^FAIL' "$cdir/expect.txt" | head -3 | tr '\n' ' ')" "$objs_json"
+	jq --argjson s "$steps_json" '.changed_functions = $s' "$top/$cell.json" >"$top/$cell.json.tmp" && mv "$top/$cell.json.tmp" "$top/$cell.json"
+	if [ "${CROSS_KEEP:-0}" != 1 ]; then
+		chmod -R u+w "$u/src" "$pd/src"; rm -rf "$u/src" "$pd/src"
+	fi
+	progress "$BRANCH" cross "$cell: $status ($(grep -c '^OK' "$cdir/expect.txt") expectations met, $(grep -c '^FAIL' "$cdir/expect.txt") failed)"
+	[ "$status" = ok ]
+}
+
+cell_fail() {
+	# cell_fail <cell> <stage> <message>
+	progress "$BRANCH" cross "$1: FAILED at $2: $3 (log: $top/$1/cell.log)"
+	cell_json "$1" failed "$2: $3"
+	for o in $X_OBJS; do row "$1" "$o" "failed ($2)"; done
+}
+
+# tokens_check <cell>: for a file no compiler here can build, show that the
+# series changes no C token in it (comments only): preprocess both versions
+# with -fpreprocessed (comments out, macros untouched) and compare.
+tokens_check() {
+	_tc=$top/$1/tokens
+	mkdir -p "$_tc/a" "$_tc/b"
+	for _f in $X_TOKENS; do
+		_n=$(echo "$_f" | tr / _)
+		cp "$src/$_f" "$_tc/a/$_n"
+		cp "$src/$_f" "$_tc/b/$_n"; chmod u+w "$_tc/b/$_n"
+		for _p in $(grep -v '^#' "$series_dir/series"); do
+			if grep -q "^+++ b/$_f" "$series_dir/$_p"; then
+				filterdiff_one "$series_dir/$_p" "$_f" | patch -s -p1 -F0 --no-backup-if-mismatch "$_tc/b/$_n" >/dev/null 2>&1 ||
+					echo "$_f: $_p does not apply" >>"$_tc/result"
+			fi
+		done
+		_ta=$(cc -fpreprocessed -E -P "$_tc/a/$_n" 2>/dev/null | sha256sum | cut -c1-16)
+		_tb=$(cc -fpreprocessed -E -P "$_tc/b/$_n" 2>/dev/null | sha256sum | cut -c1-16)
+		if cmp -s "$_tc/a/$_n" "$_tc/b/$_n"; then echo "$_f untouched" >>"$_tc/result"
+		elif [ "$_ta" = "$_tb" ]; then echo "$_f comments-only" >>"$_tc/result"
+		else echo "$_f tokens-changed" >>"$_tc/result"; fi
+	done
+}
+# filterdiff_one <patch> <file>: the part of a patch for one file.
+filterdiff_one() {
+	awk -v f="$2" '/^diff --git /{on = ($3 == "a/" f)} on' "$1"
+}
+tokens_json() {
+	[ -r "$top/$cell/tokens/result" ] || { echo '{}'; return; }
+	jq -Rn '[inputs | split(" ") | {(.[0]): .[1]}] | add' <"$top/$cell/tokens/result"
+}
+
+# One cell at a time under the kit's machine-wide build lock (2 cores).
+mkdir -p "$KIT_CACHE"
+exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
+rc=0
+for c in $cells; do
+	if ! flock -n 9; then
+		progress "$BRANCH" wait "another kernel build is running; waiting for it"
+		flock 9
+	fi
+	run_cell "$c" || rc=1
+	flock -u 9
+done
+
+# table and result.json
+{
+	printf '%-8s %-10s %-34s %s\n' branch cell object result
+	cat "$top/.rows"
+} >"$table"
+cells_json=$(for c in $cells; do cat "$top/$c.json"; done | jq -s 'map({(.cell): .}) | add')
+result_update "$result" --argjson c "$cells_json" --arg t "$(date -u +%FT%TZ)" \
+	--arg objdiff "cross/objdiff" --arg ok "$([ $rc -eq 0 ] && echo ok || echo failed)" \
+	'.cross = ((.cross // {}) * {date: $t, tool: $objdiff, cells: ((.cross.cells // {}) * $c)})
+	 | .cross.status = (if ([.cross.cells[] | select(.status == "failed")] | length) > 0 then "failed" else "ok" end)'
+cat "$table" >&2
+exit $rc

@@ -6,7 +6,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX")
-trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+trap 'rmtree "$tmp"' EXIT
 printf '%-12s %8s %8s  %s\n' branch make_s total_s "load average before"
 for b in ${*:-$(list_branches)}; do
 	la=$(cut -d' ' -f1-3 /proc/loadavg)

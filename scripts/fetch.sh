@@ -84,7 +84,7 @@ fetch_git() {
 	fi
 	gd=$(resolve_git_dir) || exit $?
 	tmp=$(mktemp -d "$KIT_CACHE/src/.tmp.XXXXXX")
-	trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+	trap 'rmtree "$tmp"' EXIT
 	progress "$BRANCH" fetch "exporting $BR_COMMIT"
 	git --git-dir="$gd" archive --format=tar "$BR_COMMIT" | tar -x -C "$tmp" ||
 		die 1 "git archive of $BR_COMMIT failed"
@@ -117,7 +117,7 @@ fetch_apt() {
 	if [ -f "$dst/.kit-verified" ]; then printf '%s\n' "$dst"; return 0; fi
 	mkdir -p "$KIT_CACHE/apt"
 	tmp=$(mktemp -d "$KIT_CACHE/src/.tmp.XXXXXX")
-	trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+	trap 'rmtree "$tmp"' EXIT
 	deb=$(ls "$KIT_CACHE/apt/${BR_APT_PACKAGE}_"*"$ver"*.deb 2>/dev/null | head -1 || true)
 	if [ -z "$deb" ]; then
 		progress "$BRANCH" fetch "apt-get download $BR_APT_PACKAGE=$ver"

@@ -49,6 +49,14 @@ progress() {
 	printf '[%s] %-10s %s (%s)\n' "$_b" "$_s" "$*" "$(elapsed)" >&2
 }
 
+# rmtree DIR...: remove scratch folders from an EXIT trap. Never fails: under
+# set -e a failing command in an EXIT trap turns a successful run's exit
+# status into 1 (dash), so a cleanup hiccup must not fail the work it follows.
+rmtree() {
+	chmod -R u+w "$@" 2>/dev/null
+	rm -rf "$@" 2>/dev/null || { sleep 2; rm -rf "$@"; } || :
+}
+
 need_cmd() {
 	for _c; do
 		command -v "$_c" >/dev/null 2>&1 ||

@@ -36,12 +36,15 @@ fi
 
 dest=${SERIES_OUT:-$KIT_ROOT/backports/$BRANCH}
 work=$(mktemp -d "${TMPDIR:-/tmp}/series.$BRANCH.XXXXXX")
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'rmtree "$work"' EXIT
 progress "$BRANCH" series "scratch copy of $(basename "$src")"
 cp -a "$src/." "$work/tree"
 rm -f "$work/tree/.kit-verified"
 chmod -R u+w "$work/tree"
-g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false "$@"; }
+# gc.auto=0: a kernel tree is ~25k loose objects, past git's auto-gc limit;
+# a detached background gc would still be writing .git/objects when the
+# EXIT trap removes the scratch copy (seen in CI: rm failed, series.sh exit 1).
+g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false "$@"; }
 g init -q
 g add -A -f
 g commit -q -m base

@@ -48,7 +48,7 @@ t0=$(now)
 	</dev/null >"$log.qemu" 2>&1 &
 qpid=$!
 # Never leave an emulator behind, whatever ends this script.
-trap 'kill "$qpid" 2>/dev/null' EXIT
+trap 'kill "$qpid" 2>/dev/null || :' EXIT
 trap 'exit 130' INT TERM
 
 # One awk per tick decides: it reads the log (size, panic or oops line)

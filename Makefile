@@ -7,7 +7,7 @@ OUT ?= $(CURDIR)/out
 export OUT BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mutants compile-check cross cross-all testvm report clean
+	series series-all mutants compile-check cross cross-all cross-deps testvm report clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -24,10 +24,12 @@ help:
 	@echo '  make series BRANCH=b     regenerate backports/b/ from cocci/ rules and hand hunks'
 	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
 	@echo '  make compile-check BRANCH=b  i386 + BINFMT_AOUT build of the loaders x86_64 never compiles'
-	@echo '  make cross BRANCH=b      cross-compile the loaders (cross-all: all branches)'
+	@echo '  make cross BRANCH=b      cross-compile every patched loader, unpatched and patched;'
+	@echo '                           warnings and per-patch function diff (cross-all: all branches)'
 	@echo
 	@echo 'Pieces:'
 	@echo '  make deps                install the Debian packages the kit uses (root or sudo)'
+	@echo '  make cross-deps          only the cross compilers (make deps includes them)'
 	@echo '  make unit                unit tests only (no kernel tree needed)'
 	@echo '  make e2e                 end-to-end runs only'
 	@echo '  make testvm              build the guest programs and image'
@@ -46,6 +48,10 @@ help:
 
 deps:
 	@sh scripts/deps.sh
+	@sh scripts/cross-deps.sh
+
+cross-deps:
+	@sh scripts/cross-deps.sh
 
 all: deps
 	@sh scripts/all.sh
@@ -84,10 +90,10 @@ mutants:
 compile-check:
 	@sh scripts/compile-check.sh
 
-cross:
+cross: cross-deps
 	@sh scripts/cross.sh
 
-cross-all:
+cross-all: cross-deps
 	@sh scripts/cross-all.sh
 
 testvm:

@@ -82,7 +82,6 @@ top=$OUT/$BRANCH/cross
 mkdir -p "$top"
 result=$OUT/$BRANCH/result.json
 table=$top/table.txt
-: >"$top/.rows"
 
 # Warnings of one make log, comparable across trees: no path, no line.
 warnings_of() {
@@ -94,11 +93,12 @@ cell_json() {
 	_o=${4:-}; [ -n "$_o" ] || _o='{}'
 	jq -n --arg c "$1" --arg s "$2" --arg r "$3" --arg d "${X_DESC:-}" \
 		--argjson o "$_o" --arg flags "${X_ALL_FLAGS:-}" --arg host "${X_HOST_ALL:-}" \
+		--arg planned "${X_OBJS:-} ${X_TOKENS:-}" --argjson tok "$(tokens_json)" \
 		'{cell: $c, description: $d, status: $s, reason: $r, flags: $flags,
-		  host_series: ($host | split(" ") | map(select(. != ""))), objects: $o}' >"$top/$1.json"
+		  host_series: ($host | split(" ") | map(select(. != ""))),
+		  planned: ($planned | split(" ") | map(select(. != ""))), tokens: $tok, objects: $o}' >"$top/$1.json"
 }
 
-row() { printf '%-8s %-10s %-34s %s\n' "$BRANCH" "$1" "$2" "$3" >>"$top/.rows"; }
 
 run_cell() {
 	cell=$1
@@ -114,8 +114,7 @@ run_cell() {
 	if [ -n "$X_TOKENS" ]; then tokens_check "$cell" || true; fi
 	if [ -n "$X_SKIP" ]; then
 		progress "$BRANCH" cross "$cell: SKIPPED: $X_SKIP"
-		cell_json "$cell" skipped "$X_SKIP" "$(tokens_json)"
-		for o in ${X_OBJS:-"-"} ${X_TOKENS}; do row "$cell" "$o" "skipped"; done
+		cell_json "$cell" skipped "$X_SKIP"
 		return 0
 	fi
 	# Debian's unversioned gcc-<arch>-linux-gnu packages conflict with
@@ -129,7 +128,6 @@ run_cell() {
 		why="compiler '$cc' not installed or not working: install $X_PKG (make cross-deps)"
 		progress "$BRANCH" cross "$cell: SKIPPED: $why"
 		cell_json "$cell" skipped "$why"
-		for o in $X_OBJS; do row "$cell" "$o" "skipped (install $X_PKG)"; done
 		return 0
 	fi
 	X_HOST_ALL="$generic_host $X_HOST"
@@ -246,7 +244,6 @@ run_cell() {
 			   warnings_unpatched: ($uw | split("\n") | map(select(. != "")) | length),
 			   warnings_patched: ($pw | split("\n") | map(select(. != "")) | length),
 			   changed_by_patch: $ch}')
-		row "$cell" "$o" "$ostat${why:+: $why}"
 	done
 	[ $erc -eq 0 ] || status=failed
 	steps_json=$(for s in "$cdir"/steps/*; do
@@ -269,7 +266,6 @@ cell_fail() {
 	# cell_fail <cell> <stage> <message>
 	progress "$BRANCH" cross "$1: FAILED at $2: $3 (log: $top/$1/cell.log)"
 	cell_json "$1" failed "$2: $3"
-	for o in $X_OBJS; do row "$1" "$o" "failed ($2)"; done
 }
 
 # tokens_check <cell>: for a file no compiler here can build, show that the
@@ -300,9 +296,45 @@ filterdiff_one() {
 	awk -v f="$2" '/^diff --git /{on = ($3 == "a/" f)} on' "$1"
 }
 tokens_json() {
-	[ -r "$top/$cell/tokens/result" ] || { echo '{}'; return; }
-	jq -Rn '[inputs | split(" ") | {(.[0]): .[1]}] | add' <"$top/$cell/tokens/result"
+	[ -r "$top/${cell:-}/tokens/result" ] || { echo '{}'; return; }
+	jq -Rn '[inputs | split(" ") | {(.[0]): .[1]}] | add // {}' <"$top/$cell/tokens/result"
 }
+
+# table and result.json, from every cell's record ($top/<cell>.json, this
+# run's or an earlier one's): one line per object, so no cell is silently
+# missing.
+render() {
+	{
+		printf '%-8s %-10s %-34s %s\n' branch cell object result
+		for c in $(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//'); do
+			if [ ! -r "$top/$c.json" ]; then
+				printf '%-8s %-10s %-34s %s\n' "$BRANCH" "$c" "*" "not run"
+				continue
+			fi
+			jq -r --arg b "$BRANCH" '. as $c
+				| (if (.planned | length) == 0 then ["-"] else .planned end)[] as $o
+				| [$b, $c.cell, $o,
+				   (if $c.status == "skipped" then "skipped: " + $c.reason
+				      + (if $c.tokens[$o] then " [" + $o + ": " + $c.tokens[$o] + "]" else "" end)
+				    elif $c.objects[$o] then
+				      ($c.objects[$o].status + (if $c.objects[$o].reason != "" then ": " + $c.objects[$o].reason else "" end)
+				       + (if $c.objects[$o].forced_past_kconfig then " (forced past Kconfig)" else "" end))
+				    elif $c.status == "failed" then "failed: " + $c.reason
+				    else "?" end)]
+				| @tsv' "$top/$c.json" | awk -F'\t' '{ printf "%-8s %-10s %-34s %s\n", $1, $2, $3, $4 }'
+		done
+	} >"$table"
+	cells_json=$(cat "$top"/*.json 2>/dev/null | jq -s 'map({(.cell): .}) | add // {}')
+	result_update "$result" --argjson c "$cells_json" --arg t "$(date -u +%FT%TZ)" \
+		'.cross = ((.cross // {}) * {date: $t, tool: "cross/objdiff", table: "cross/table.txt"}) | .cross.cells = $c
+		 | .cross.status = (if ([.cross.cells[] | select(.status == "failed")] | length) > 0 then "failed"
+		                    elif ([.cross.cells[] | select(.status == "ok")] | length) > 0 then "ok" else "skipped" end)'
+}
+if [ "${CROSS_TABLE_ONLY:-0}" = 1 ]; then
+	render
+	cat "$table"
+	exit 0
+fi
 
 # One cell at a time under the kit's machine-wide build lock (2 cores).
 mkdir -p "$KIT_CACHE"
@@ -316,16 +348,6 @@ for c in $cells; do
 	run_cell "$c" || rc=1
 	flock -u 9
 done
-
-# table and result.json
-{
-	printf '%-8s %-10s %-34s %s\n' branch cell object result
-	cat "$top/.rows"
-} >"$table"
-cells_json=$(for c in $cells; do cat "$top/$c.json"; done | jq -s 'map({(.cell): .}) | add')
-result_update "$result" --argjson c "$cells_json" --arg t "$(date -u +%FT%TZ)" \
-	--arg objdiff "cross/objdiff" --arg ok "$([ $rc -eq 0 ] && echo ok || echo failed)" \
-	'.cross = ((.cross // {}) * {date: $t, tool: $objdiff, cells: ((.cross.cells // {}) * $c)})
-	 | .cross.status = (if ([.cross.cells[] | select(.status == "failed")] | length) > 0 then "failed" else "ok" end)'
+render
 cat "$table" >&2
 exit $rc

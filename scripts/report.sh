@@ -38,7 +38,7 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 	for b in $(list_branches); do
 		r=$OUT/$b/result.json
 		[ -r "$r" ] || continue
-		jq -r '[.boots | to_entries[] | "- \(.key): \(.value.verdict): \(.value.signature)"] as $l
+		jq -r '[(.boots // {}) | to_entries[] | "- \(.key): \(.value.verdict): \(.value.signature)"] as $l
 		  | if ($l | length) > 0 then "### \(.branch)\n\n" + ($l | join("\n")) + "\n" else empty end' "$r"
 	done
 	echo
@@ -52,6 +52,39 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 		r=${MUTANTS_OUT:-$OUT}/$b/result.json
 		[ -r "$r" ] || continue
 		jq -r '(.mutants // {}) | to_entries[] | "| \(input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"' "$r"
+	done
+	echo
+	echo "## Cross matrix (make cross / cross-all): every patched loader compiled where it builds"
+	echo
+	[ "${CROSS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root)"
+	echo
+	echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
+	echo "means no new warning and the functions each patch changed (objdiff) are"
+	echo "exactly cross/expect/<change>.expect."
+	echo
+	echo "| branch | cell | status | objects | note |"
+	echo "|---|---|---|---|---|"
+	for b in $(list_branches); do
+		r=${CROSS_OUT:-$OUT}/$b/result.json
+		[ -r "$r" ] || continue
+		jq -r '(.cross.cells // {}) | to_entries[] | .value as $c
+		  | "| \(input_filename | split("/") | .[-2]) | \(.key) | \($c.status) | \(
+		      if (($c.objects // {}) | length) > 0 then (($c.objects // {}) | to_entries | map("\(.key | split("/") | .[-1]) \(.value.status)") | join(", "))
+		      else (($c.planned // []) | map(split("/") | .[-1]) | join(", ")) end) | \(
+		      if $c.status == "skipped" then ($c.reason | gsub("\\|"; "/")) + (if (($c.tokens // {}) | length) > 0 then " (tokens: " + (($c.tokens // {}) | to_entries | map(.value) | join(", ")) + ")" else "" end)
+		      elif $c.status == "failed" then ($c.reason | gsub("\\|"; "/"))
+		      else "\([$c.changed_functions[]? | .function] | unique | length) functions changed across the series" end) |"' "$r"
+	done
+	echo
+	echo "### Functions changed per patch (union over cells)"
+	echo
+	echo "| branch | patch | functions |"
+	echo "|---|---|---|"
+	for b in $(list_branches); do
+		r=${CROSS_OUT:-$OUT}/$b/result.json
+		[ -r "$r" ] || continue
+		jq -r '[(.cross.cells // {})[] | .changed_functions[]?] | group_by(.change)[]
+		  | "| \(input_filename | split("/") | .[-2]) | \(.[0].change) | \(map(.function) | unique | join(", ")) |"' "$r"
 	done
 } | atomic_write "$dst"
 echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2

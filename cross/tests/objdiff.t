@@ -112,6 +112,16 @@ mkstep branchsel Y-test base.o good.o
 sh "$root/cross/check-expect.sh" branchsel v2.6.32 c fs/loader.o exp >bs.txt 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q 'unexpected changed function load_binary' bs.txt &&
 	t_ok "expected set: a line limited to other branches does not apply" || t_fail "branch globs" "$(cat bs.txt)"
+# compiler-made fragments (.cold, .part.N, ...) count for their function,
+# and only for it
+mkdir -p frag/steps/1-X-test/fs && echo X-test >frag/steps/1-X-test/change
+printf 'changed load_binary.cold\n' >frag/steps/1-X-test/fs/loader.o.diff
+sh "$root/cross/check-expect.sh" frag v2.6.32 c fs/loader.o exp >frag.txt 2>&1; rc=$?
+[ $rc -eq 0 ] && t_ok "expected set: load_binary.cold counts as load_binary" || t_fail "fragment of an expected function" "$(cat frag.txt)"
+printf 'changed load_binary\nchanged bystander.part.0\n' >frag/steps/1-X-test/fs/loader.o.diff
+sh "$root/cross/check-expect.sh" frag v2.6.32 c fs/loader.o exp >frag.txt 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'unexpected changed function bystander.part.0' frag.txt &&
+	t_ok "expected set: a fragment of an unexpected function is caught" || t_fail "fragment of an unexpected function" "$(cat frag.txt)"
 mkstep noexp Z-none base.o good.o
 sh "$root/cross/check-expect.sh" noexp v2.6.32 c fs/loader.o exp >ne.txt 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q 'no expected set' ne.txt && t_ok "a change without an expected set fails" || t_fail "missing .expect" "$(cat ne.txt)"
@@ -126,7 +136,7 @@ done
 # The same normalisation on every cross compiler that is installed: big
 # endian, REL and RELA, labels kept in the symbol table (hppa .LC, mips $LC),
 # ppc64 function descriptors.
-for cc in "gcc -m32" hppa-linux-gnu-gcc sparc64-linux-gnu-gcc powerpc64-linux-gnu-gcc m68k-linux-gnu-gcc sh4-linux-gnu-gcc arm-linux-gnueabi-gcc mips-linux-gnu-gcc; do
+for cc in "gcc -m32" hppa-linux-gnu-gcc sparc64-linux-gnu-gcc powerpc64-linux-gnu-gcc m68k-linux-gnu-gcc sh4-linux-gnu-gcc mips-linux-gnu-gcc; do
 	case $cc in *-gcc) command -v $cc >/dev/null 2>&1 || cc=$cc-12 ;; esac
 	if ! echo 'int x;' | $cc -x c -c -o /dev/null - >/dev/null 2>&1; then
 		t_skip "$cc: wrong hunk caught, layout ignored" "$cc not installed (make cross-deps)"

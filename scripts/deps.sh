@@ -2,7 +2,11 @@
 # deps.sh: install the Debian packages the kit uses, only those missing.
 # Needs root or sudo when something is missing; says so in one line if not.
 set -eu
-pkgs="git quilt gcc gcc-multilib make perl bc cpio flex bison libelf-dev jq
+# gcc-12-multilib + libc6-dev-i386, not the gcc-multilib metapackage: that
+# one Conflicts with Debian 12's cross compilers (make cross-deps), and
+# installing either removed the other on every run (seen: make check pulled
+# the cross compilers out from under a running make cross-all).
+pkgs="git quilt gcc gcc-12-multilib libc6-dev-i386 make perl bc cpio flex bison libelf-dev jq
 qemu-system-x86 coccinelle xz-utils diffutils patch binutils"
 missing=
 for p in $pkgs; do

@@ -117,9 +117,9 @@ run_cell() {
 		cell_json "$cell" skipped "$X_SKIP"
 		return 0
 	fi
-	# Debian's unversioned gcc-<arch>-linux-gnu packages conflict with
-	# gcc-multilib (which the kit's own deps want); the versioned
-	# gcc-12-<arch>-linux-gnu ones install beside it as <triplet>-gcc-12.
+	# Debian's cross compilers Conflict with the gcc-multilib metapackage;
+	# the kit installs gcc-12-multilib (which they do not conflict with) and
+	# the versioned gcc-12-<arch>-linux-gnu ones, named <triplet>-gcc-12.
 	cc=${X_CC:-${X_CROSS}gcc}
 	if [ -z "$X_CC" ] && ! command -v "$cc" >/dev/null 2>&1 && command -v "${X_CROSS}gcc-12" >/dev/null 2>&1; then
 		cc=${X_CROSS}gcc-12

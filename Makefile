@@ -23,9 +23,10 @@ help:
 	@echo '  make verify-all          every reachable branch; table at the end'
 	@echo '  make series BRANCH=b     regenerate backports/b/ from cocci/ rules and hand hunks'
 	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
-	@echo '  make compile-check BRANCH=b  i386 + BINFMT_AOUT build of the loaders x86_64 never compiles'
 	@echo '  make cross BRANCH=b      cross-compile every patched loader, unpatched and patched;'
-	@echo '                           warnings and per-patch function diff (cross-all: all branches)'
+	@echo '                           warnings and per-patch function diff (cross-all: all branches;'
+	@echo '                           CELLS="x86_32 ppc64" narrows it)'
+	@echo '  make compile-check BRANCH=b  the x86_32 cell alone: binfmt_aout, which x86_64 never builds'
 	@echo
 	@echo 'Pieces:'
 	@echo '  make deps                install the Debian packages the kit uses (root or sudo)'
@@ -88,10 +89,10 @@ mutants:
 	@sh scripts/mutants.sh
 
 compile-check:
-	@sh scripts/compile-check.sh
+	@sh scripts/cross.sh "$${BRANCH:-}" x86_32
 
 cross: cross-deps
-	@sh scripts/cross.sh
+	@sh scripts/cross.sh "$${BRANCH:-}" $(CELLS)
 
 cross-all: cross-deps
 	@sh scripts/cross-all.sh

@@ -136,6 +136,8 @@ run_cell() {
 		[ -r "$KIT_ROOT/branches/host/$p.patch" ] || die 2 "cross/matrix/$cell.conf names host patch '$p', but branches/host/$p.patch does not exist"
 	done
 	# shellcheck disable=SC2086
+	NM_X=${X_CROSS}nm
+	command -v "$NM_X" >/dev/null 2>&1 || NM_X=nm
 	mk() { (cd "$1" && shift && nice -n 10 make ARCH="$X_ARCH" ${X_CROSS:+CROSS_COMPILE=$X_CROSS} CC="$cc $X_ALL_FLAGS" $X_MAKEVARS "$@"); }
 
 	# --- unpatched: copy, host series, config, prepare, objects
@@ -235,6 +237,9 @@ run_cell() {
 		if [ -s "$pd/obj/$o.repro" ]; then ostat=failed why="${why:+$why; }not reproducible: $(head -1 "$pd/obj/$o.repro")"; fi
 		bad=$(grep "^FAIL $o " "$cdir/expect.txt" | head -1 | cut -d' ' -f3-)
 		[ -z "$bad" ] || { ostat=failed; why="${why:+$why; }$bad"; }
+		# whatever objdiff says: a patched loader that does not call
+		# setup_new_exec, or an exec.o without it, is the bug itself
+		calls=$(sh "$KIT_ROOT/cross/check-calls.sh" "$NM_X" "$pd/obj/$o" 2>&1) || { ostat=failed; why="${why:+$why; }$calls"; }
 		changed=$(for s in "$cdir"/steps/*; do [ -s "$s/$o.diff" ] && printf '%s: %s; ' "$(cat "$s/change" | cut -c1)" "$(cut -d' ' -f2 "$s/$o.diff" | tr '\n' ' ' | sed 's/ $//')"; done)
 		[ "$ostat" = ok ] || status=failed
 		objs_json=$(printf '%s' "$objs_json" | jq --arg o "$o" --arg s "$ostat" --arg w "$why" \

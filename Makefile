@@ -7,7 +7,7 @@ OUT ?= $(CURDIR)/out
 export OUT BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mutants compile-check cross cross-all cross-deps testvm report clean
+	series series-all mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -27,6 +27,8 @@ help:
 	@echo '                           warnings and per-patch function diff (cross-all: all branches;'
 	@echo '                           CELLS="x86_32 ppc64" narrows it)'
 	@echo '  make compile-check BRANCH=b  the x86_32 cell alone: binfmt_aout, which x86_64 never builds'
+	@echo '  make ppc64-boot [BRANCH=b]   stretch: whole patched ppc64 kernel booted under QEMU pseries;'
+	@echo '                           says how far it got (cross/README.md)'
 	@echo
 	@echo 'Pieces:'
 	@echo '  make deps                install the Debian packages the kit uses (root or sudo)'
@@ -90,6 +92,9 @@ mutants:
 
 compile-check:
 	@sh scripts/cross.sh "$${BRANCH:-}" x86_32
+
+ppc64-boot: cross-deps
+	@sh cross/boot/ppc64-boot.sh "$${BRANCH:-}"
 
 cross: cross-deps
 	@sh scripts/cross.sh "$${BRANCH:-}" $(CELLS)

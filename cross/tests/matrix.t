@@ -36,9 +36,10 @@ for f in branches/v2.6.*.conf; do
 		esac
 	done
 done
-# Every cross host patch is one the definitions test also sees (style).
+# Every cross host patch says what breaks, why it is safe, and who uses it
+# (a cell in cross/matrix/, or cross/boot/).
 for p in branches/host/cross-*.patch; do
-	grep -q '^Breaks with:' "$p" && grep -q '^Safe because:' "$p" && grep -q 'cross/matrix' "$p" &&
+	grep -q '^Breaks with:' "$p" && grep -q '^Safe because:' "$p" && grep -Eq 'cross/(matrix|boot)' "$p" &&
 		t_ok "$(basename "$p"): Breaks with / Safe because / which cell" || t_fail "$(basename "$p") lacks Breaks with/Safe because/cell"
 done
 t_check "common.config turns off verbose BUG (file/line in code)" grep -qx '# CONFIG_DEBUG_BUGVERBOSE is not set' cross/matrix/common.config

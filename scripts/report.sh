@@ -1,7 +1,9 @@
 #!/bin/sh
 # report.sh: render docs/results.md from $OUT/*/result.json alone (no
 # number is typed by hand).  REPORT=<file> writes elsewhere; MUTANTS_OUT
-# takes the mutants table from another output root.
+# and CROSS_OUT take the mutants table and the cross matrix (with the
+# ppc64 boot) from other output roots.  Without any mutants, the previous
+# report's table is kept and labelled as such.
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -42,25 +44,37 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 		  | if ($l | length) > 0 then "### \(.branch)\n\n" + ($l | join("\n")) + "\n" else empty end' "$r"
 	done
 	echo
-	echo "## Mutants (make mutants): each x86 patch taken out in turn"
-	echo
-	[ "${MUTANTS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root: mutants are not part of make check)"
-	echo
-	echo "| branch | patch | verdict | what caught it |"
-	echo "|---|---|---|---|"
-	for b in $(list_branches); do
+	mrows=$(for b in $(list_branches); do
 		r=${MUTANTS_OUT:-$OUT}/$b/result.json
 		[ -r "$r" ] || continue
 		jq -r '(.mutants // {}) | to_entries[] | "| \(input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"' "$r"
-	done
-	echo
+	done)
+	prev=$KIT_ROOT/docs/results.md
+	if [ -z "$mrows" ] && [ -r "$prev" ] && grep -q '^## Mutants' "$prev"; then
+		# Mutants are not part of make check (a kernel build per patch):
+		# an output root without them keeps the previous report's table,
+		# said so, rather than losing it.
+		sed -n '/^## Mutants/,/^## /p' "$prev" | sed '$ { /^## /d; }' | sed '/^(kept from/,/^$/d' | sed '/^$/d' |
+			sed '1a \\n(kept from the previous report: this output root has no mutants; `make mutants BRANCH=<b>` refreshes it)\n'
+		echo
+	else
+		echo "## Mutants (make mutants): each x86 patch taken out in turn"
+		echo
+		[ "${MUTANTS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root: mutants are not part of make check)"
+		echo
+		echo "| branch | patch | verdict | what caught it |"
+		echo "|---|---|---|---|"
+		[ -z "$mrows" ] || printf '%s\n' "$mrows"
+		echo
+	fi
 	echo "## Cross matrix (make cross / cross-all): every patched loader compiled where it builds"
 	echo
 	[ "${CROSS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root)"
 	echo
 	echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
-	echo "means no new warning and the functions each patch changed (objdiff) are"
-	echo "exactly cross/expect/<change>.expect."
+	echo "means no new warning, the functions each patch changed (objdiff) are"
+	echo "exactly cross/expect/<change>.expect, and every patched loader calls"
+	echo "setup_new_exec (cross/check-calls.sh)."
 	echo
 	echo "| branch | cell | status | objects | note |"
 	echo "|---|---|---|---|---|"
@@ -86,5 +100,18 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 		jq -r '[(.cross.cells // {})[] | .changed_functions[]?] | group_by(.change)[]
 		  | "| \(input_filename | split("/") | .[-2]) | \(.[0].change) | \(map(.function) | unique | join(", ")) |"' "$r"
 	done
+	echo
+	echo "## ppc64 boot (make ppc64-boot): the stretch, how far it got"
+	echo
+	echo "A whole patched ppc64 pSeries kernel under qemu-system-ppc64 (cross/README.md)."
+	echo
+	n=0
+	for b in $(list_branches); do
+		t=${CROSS_OUT:-$OUT}/$b/ppc64-boot/result.txt
+		[ -r "$t" ] || continue
+		echo "- $b: $(cat "$t")"
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || echo "- not run in this output root"
 } | atomic_write "$dst"
 echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2

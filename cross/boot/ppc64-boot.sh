@@ -1,16 +1,19 @@
 #!/bin/sh
-# ppc64-boot.sh [BRANCH]: the stretch of issue 5, measured rather than
-# promised.  Build the patched BRANCH (default v2.6.32) as a whole ppc64
-# pSeries kernel with Debian's powerpc64-linux-gnu-gcc-12, boot it under
-# qemu-system-ppc64 -M pseries (SLOF firmware, hvc console), and say how
-# far it got:
-#   console   the kernel printed its banner on hvc0 (it booted)
-#   prom_init SLOF ran the kernel's prom_init, the kernel never printed
+# ppc64-boot.sh [BRANCH]: issue 5's stretch.  Build the patched BRANCH
+# (default v2.6.32) as a whole ppc64 pSeries kernel with Debian's
+# powerpc64-linux-gnu-gcc-12, build a freestanding guest with the same
+# compiler (cross/boot/guest/ppc-init.c as PID 1; testvm/guest/probe.c and
+# victim.c as 64- and 32-bit powerpc programs), boot it under
+# qemu-system-ppc64 -M pseries (SLOF firmware, hvc console) and run the
+# 32/64-bit exec tests there.  result.txt says how far it got:
+#   passed    the guest ran its TAP plan, every test ok
+#   failed    the guest ran, a test failed or the plan was cut short
+#   console   the kernel booted but the guest never reported
+#   prom_init SLOF entered the kernel, which never printed
 #   firmware  SLOF never entered the kernel
-#   build     the kernel did not build
+#   build     the kernel or the guest did not build
 # Output: $OUT/<b>/ppc64-boot/{build.log,boot.log,result.txt}.  Exit 0
-# only for "console".  Not part of make check: no guest tests run yet
-# (cross/README.md, "The stretch").
+# only for "passed".  Not part of make check (a whole kernel build).
 set -eu
 KIT_ROOT=${KIT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$KIT_ROOT/scripts/lib.sh"
@@ -32,15 +35,20 @@ result() { echo "$1" >"$top/result.txt"; progress "$BRANCH" ppc64-boot "$1"; }
 
 progress "$BRANCH" ppc64-boot "copy, host patches, security series"
 cp -a "$src/." "$top/src"; rm -f "$top/src/.kit-verified"; chmod -R u+w "$top/src"
-for p in compiler-gcc12-header timeconst-perl-defined-array cross-powerpc-mtraceback-no cross-powerpc-vdso-cmpli; do
-	case " $BR_HOST_SERIES cross-powerpc-mtraceback-no cross-powerpc-vdso-cmpli " in *" $p "*) ;; *) continue ;; esac
+ppc_host="cross-powerpc-mtraceback-no cross-powerpc-vdso-cmpli cross-powerpc-toc-align-256"
+for p in compiler-gcc12-header timeconst-perl-defined-array $ppc_host; do
+	case " $BR_HOST_SERIES $ppc_host " in *" $p "*) ;; *) continue ;; esac
 	patch -d "$top/src" -p1 -F0 -s <"$KIT_ROOT/branches/host/$p.patch" || die 1 "[$BRANCH] host patch $p does not apply"
 done
 (cd "$top/src" && QUILT_PATCHES=$series_dir QUILT_PC=.pc quilt push -a -q --fuzz=0 >/dev/null) ||
 	die 1 "[$BRANCH] the security series does not apply"
 flags=$(printf '%s\n' $KIT_CC_FLAGS | grep -v '^-m' | tr '\n' ' ')
+# --no-toc-optimize: ld 2.40 turns head_64.S's "ld r8,__bss_start@got(r2)"
+# into "addi r8,r2,..." (a run-time address) while __bss_stop, out of
+# range, stays a link-time one: the BSS clear then runs off the end of RAM
+# right after prom_init.  2.6.32's early code wants link-time addresses.
 mk() { (cd "$top/src" && nice -n 10 make ARCH=powerpc CROSS_COMPILE=powerpc64-linux-gnu- \
-	CC="powerpc64-linux-gnu-gcc-12 $flags" "$@"); }
+	CC="powerpc64-linux-gnu-gcc-12 $flags" LDFLAGS_vmlinux="-Bstatic --no-toc-optimize" "$@"); }
 progress "$BRANCH" ppc64-boot "allnoconfig + cross/boot/ppc64.config, make vmlinux"
 if ! { mk KCONFIG_ALLCONFIG="$KIT_ROOT/cross/boot/ppc64.config" allnoconfig &&
 	sh "$KIT_ROOT/scripts/check-config.sh" "$KIT_ROOT/cross/boot/ppc64.config" "$top/src/.config" &&
@@ -48,19 +56,57 @@ if ! { mk KCONFIG_ALLCONFIG="$KIT_ROOT/cross/boot/ppc64.config" allnoconfig &&
 	result "build: $(grep -m1 -E 'Error|error:|check-config: CONFIG' "$top/build.log" || tail -1 "$top/build.log")"
 	exit 1
 fi
-progress "$BRANCH" ppc64-boot "qemu-system-ppc64 -M pseries -cpu POWER7 (60 s watchdog)"
-timeout 60 qemu-system-ppc64 -M pseries -cpu POWER7 -m 512 -nographic -no-reboot \
-	-kernel "$top/src/vmlinux" -append "console=hvc0 panic=1" </dev/null >"$top/boot.log" 2>&1 || :
+# The guest: freestanding, raw syscalls (testvm/guest/sys.h's powerpc half)
+progress "$BRANCH" ppc64-boot "guest: ppc-init, probe64/32, victim64/32 (powerpc64-linux-gnu-gcc-12)"
+g=$top/guest
+mkdir -p "$g"
+G="-O2 -Wall -Wextra -Werror -std=gnu11 -ffreestanding -fno-builtin -fno-stack-protector
+ -fno-asynchronous-unwind-tables -fno-toplevel-reorder -nostdlib -I$KIT_ROOT/testvm/guest -Wl,--build-id=none"
+V="-fPIE -pie -Wl,--dynamic-linker=/nonexistent/ld.so -Wl,-z,norelro"
+gcc_ppc() { powerpc64-linux-gnu-gcc-12 $G "$@"; }
+if ! { gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/init" "$KIT_ROOT/cross/boot/guest/ppc-init.c" &&
+	gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/probe64" "$KIT_ROOT/testvm/guest/probe.c" &&
+	gcc_ppc -m32 -static -fno-pie -no-pie -o "$g/probe32" "$KIT_ROOT/testvm/guest/probe.c" "$KIT_ROOT/cross/boot/guest/lshrdi3.c" &&
+	gcc_ppc -m64 $V -o "$g/victim64" "$KIT_ROOT/testvm/guest/victim.c" &&
+	gcc_ppc -m32 $V -o "$g/victim32" "$KIT_ROOT/testvm/guest/victim.c"; } >"$top/guest.log" 2>&1; then
+	result "build: guest: $(grep -m1 'error' "$top/guest.log" || tail -1 "$top/guest.log")"
+	exit 1
+fi
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "dir /bin 0755 0 0"
+	echo "file /init $g/init 0755 0 0"
+	for f in probe64 probe32 victim64 victim32; do echo "file /bin/$f $g/$f 0755 0 0"; done
+} >"$g/list"
+"$top/src/usr/gen_init_cpio" "$g/list" >"$g/initramfs.cpio" || die 1 "[$BRANCH] gen_init_cpio failed"
+
+progress "$BRANCH" ppc64-boot "qemu-system-ppc64 -M pseries -cpu POWER7 (120 s watchdog)"
+t0=$(date +%s)
+timeout 120 qemu-system-ppc64 -M pseries -cpu POWER7 -m 512 -nographic -no-reboot \
+	-kernel "$top/src/vmlinux" -initrd "$g/initramfs.cpio" -append "console=hvc0 panic=1" \
+	</dev/null >"$top/boot.log" 2>&1 || :
+secs=$(($(date +%s) - t0))
 chmod -R u+w "$top/src"; rm -rf "$top/src"
-if grep -q 'Linux version' "$top/boot.log"; then
-	result "console: the kernel printed its banner on hvc0"
-	exit 0
-elif grep -q 'Booting from memory' "$top/boot.log"; then
+log=$(tr -d '\r' <"$top/boot.log")
+plan=$(printf '%s\n' "$log" | sed -n 's/^1\.\.\([0-9]*\)$/\1/p' | head -1)
+okn=$(printf '%s\n' "$log" | grep -c '^ok ' || :)
+bad=$(printf '%s\n' "$log" | grep '^not ok ' || :)
+if [ -n "$plan" ] && printf '%s\n' "$log" | grep -q '^KIT: done passed='; then
+	if [ -z "$bad" ] && [ "$okn" -eq "$plan" ]; then
+		result "passed: the patched kernel booted in ${secs}s; $okn of $plan exec tests ok ($(printf '%s\n' "$log" | grep '^ok ' | sed 's/^ok [0-9]* - //' | sort -u | paste -sd';' -))"
+		exit 0
+	fi
+	result "failed: $okn of $plan ok; $(printf '%s\n' "$bad" | head -2 | paste -sd';' -)"
+elif [ -n "$plan" ]; then
+	result "failed: the TAP stream stopped after $okn ok of $plan ($(printf '%s\n' "$log" | tail -1))"
+elif printf '%s\n' "$log" | grep -q 'Linux version'; then
+	result "console: the kernel booted, the guest never reported ($(printf '%s\n' "$log" | grep -v '^$' | tail -1))"
+elif printf '%s\n' "$log" | grep -q 'Booting from memory'; then
 	# SLOF's client interface answers a call to an unknown service with
 	# "<name> NOT FOUND": what prom_init asked for, as SLOF read it.
-	asked=$(sed -n '/Booting from memory/,$p' "$top/boot.log" | tr -d '\r' | grep -v '^ *$' | sed -n '2,4p' | paste -sd'|' -)
-	result "prom_init: SLOF entered the kernel, which never printed; after entry SLOF shows: $asked"
+	result "prom_init: SLOF entered the kernel, which never printed; SLOF shows: $(printf '%s\n' "$log" | sed -n '/Booting from memory/,$p' | grep -v '^ *$' | sed -n '2,4p' | paste -sd'|' -)"
 else
-	result "firmware: SLOF never entered the kernel ($(tail -1 "$top/boot.log" | tr -d '\r'))"
+	result "firmware: SLOF never entered the kernel ($(printf '%s\n' "$log" | tail -1))"
 fi
 exit 1

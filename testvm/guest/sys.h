@@ -70,8 +70,59 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 		"\txor %ebp,%ebp\n\tmov %esp,%eax\n"			\
 		"\tand $-16,%esp\n\tsub $12,%esp\n\tpush %eax\n"	\
 		"\tcall " #fn "\n\thlt\n")
+#elif defined(__powerpc__)
+/*
+ * powerpc, 32- and 64-bit (cross/boot: the ppc64 stretch boot only).  One
+ * table for both; `sc` with the number in r0, arguments in r3..r8, the
+ * result in r3 and CR0.SO set on error (r3 then holds the positive errno).
+ */
+#ifdef __powerpc64__
+#define KIT_BITS 64
 #else
-#error "sys.h: x86_64 or i386 only"
+#define KIT_BITS 32
+#endif
+enum {
+	NR_exit = 1, NR_fork = 2, NR_read = 3, NR_write = 4, NR_open = 5,
+	NR_close = 6, NR_unlink = 10, NR_execve = 11, NR_chdir = 12,
+	NR_getpid = 20, NR_mount = 21, NR_mkdir = 39, NR_pipe = 42,
+	NR_brk = 45, NR_dup2 = 63, NR_setrlimit = 75, NR_reboot = 88,
+	NR_wait4 = 114, NR_personality = 136, NR_exit_group = 234,
+};
+
+static inline long sc(long n, long a, long b, long c, long d, long e)
+{
+	register long r0 __asm__("r0") = n;
+	register long r3 __asm__("r3") = a;
+	register long r4 __asm__("r4") = b;
+	register long r5 __asm__("r5") = c;
+	register long r6 __asm__("r6") = d;
+	register long r7 __asm__("r7") = e;
+
+	__asm__ volatile("sc\n\tbns+ 1f\n\tneg %1,%1\n1:"
+			 : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7)
+			 :
+			 : "r8", "r9", "r10", "r11", "r12", "cr0", "ctr", "xer", "memory");
+	return r3;
+}
+
+/*
+ * Entry: r1 points at argc.  ELFv1 ppc64 enters through a function
+ * descriptor (.opd), which the kernel reads for the code address and TOC.
+ */
+#ifdef __powerpc64__
+#define KIT_ENTRY(fn)							\
+	__asm__(".section .opd,\"aw\"\n.align 3\n.globl _start\n"	\
+		"_start: .quad .L_start,.TOC.@tocbase,0\n.previous\n"	\
+		".text\n.L_start:\n\tmr 3,1\n\tclrrdi 1,1,4\n"		\
+		"\tli 0,0\n\tstdu 0,-128(1)\n\tbl " #fn "\n\tnop\n\ttrap\n")
+#else
+#define KIT_ENTRY(fn)							\
+	__asm__(".text\n.globl _start\n_start:\n\tmr 3,1\n"		\
+		"\tclrrwi 1,1,4\n\tli 0,0\n\tstwu 0,-16(1)\n"		\
+		"\tbl " #fn "\n\ttrap\n")
+#endif
+#else
+#error "sys.h: x86_64, i386 or powerpc only"
 #endif
 
 #define sc0(n)			sc((n), 0, 0, 0, 0, 0)

@@ -14,6 +14,7 @@
 #   build     the kernel or the guest did not build
 # Output: $OUT/<b>/ppc64-boot/{build.log,boot.log,result.txt}.  Exit 0
 # only for "passed".  Not part of make check (a whole kernel build).
+# Measured on v2.6.32 only; other branches may need more (say so if so).
 set -eu
 KIT_ROOT=${KIT_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$KIT_ROOT/scripts/lib.sh"
@@ -35,9 +36,11 @@ result() { echo "$1" >"$top/result.txt"; progress "$BRANCH" ppc64-boot "$1"; }
 
 progress "$BRANCH" ppc64-boot "copy, host patches, security series"
 cp -a "$src/." "$top/src"; rm -f "$top/src/.kit-verified"; chmod -R u+w "$top/src"
+# the branch's generic host patches (as scripts/cross.sh picks them), then
+# the powerpc ones
 ppc_host="cross-powerpc-mtraceback-no cross-powerpc-vdso-cmpli cross-powerpc-toc-align-256"
-for p in compiler-gcc12-header timeconst-perl-defined-array $ppc_host; do
-	case " $BR_HOST_SERIES $ppc_host " in *" $p "*) ;; *) continue ;; esac
+for p in $BR_HOST_SERIES $ppc_host; do
+	case $p in compiler-gcc12-header | timeconst-perl-defined-array | make-4.3-* | cross-powerpc-*) ;; *) continue ;; esac
 	patch -d "$top/src" -p1 -F0 -s <"$KIT_ROOT/branches/host/$p.patch" || die 1 "[$BRANCH] host patch $p does not apply"
 done
 (cd "$top/src" && QUILT_PATCHES=$series_dir QUILT_PC=.pc quilt push -a -q --fuzz=0 >/dev/null) ||

@@ -14,6 +14,17 @@
 
 typedef unsigned long ulong;
 
+/* i386 and powerpc (32 and 64) share their numbers up to exit_group */
+#define KIT_NR_CLASSIC(exit_group)						\
+	enum {								\
+		NR_exit = 1, NR_fork = 2, NR_read = 3, NR_write = 4, NR_open = 5, \
+		NR_close = 6, NR_unlink = 10, NR_execve = 11, NR_chdir = 12,	\
+		NR_getpid = 20, NR_mount = 21, NR_mkdir = 39, NR_pipe = 42,	\
+		NR_brk = 45, NR_dup2 = 63, NR_setrlimit = 75, NR_reboot = 88,	\
+		NR_wait4 = 114, NR_personality = 136, NR_exit_group = exit_group, \
+	}
+
+
 #if defined(__x86_64__)
 #define KIT_BITS 64
 enum {
@@ -45,13 +56,7 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 
 #elif defined(__i386__)
 #define KIT_BITS 32
-enum {
-	NR_exit = 1, NR_fork = 2, NR_read = 3, NR_write = 4, NR_open = 5,
-	NR_close = 6, NR_unlink = 10, NR_execve = 11, NR_chdir = 12,
-	NR_getpid = 20, NR_mount = 21, NR_mkdir = 39, NR_pipe = 42,
-	NR_brk = 45, NR_dup2 = 63, NR_setrlimit = 75, NR_reboot = 88,
-	NR_wait4 = 114, NR_personality = 136, NR_exit_group = 252,
-};
+KIT_NR_CLASSIC(252);
 
 /* Built with -fno-pic, so %ebx is free for the first argument. */
 static inline long sc(long n, long a, long b, long c, long d, long e)
@@ -81,13 +86,7 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 #else
 #define KIT_BITS 32
 #endif
-enum {
-	NR_exit = 1, NR_fork = 2, NR_read = 3, NR_write = 4, NR_open = 5,
-	NR_close = 6, NR_unlink = 10, NR_execve = 11, NR_chdir = 12,
-	NR_getpid = 20, NR_mount = 21, NR_mkdir = 39, NR_pipe = 42,
-	NR_brk = 45, NR_dup2 = 63, NR_setrlimit = 75, NR_reboot = 88,
-	NR_wait4 = 114, NR_personality = 136, NR_exit_group = 234,
-};
+KIT_NR_CLASSIC(234);
 
 static inline long sc(long n, long a, long b, long c, long d, long e)
 {

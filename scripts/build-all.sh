@@ -1,8 +1,9 @@
 #!/bin/sh
 # build-all.sh: build every branch whose source is reachable, one at a time
 # (2 cores: one kernel build at a time), then print a summary table.
-# Unreachable sources are SKIP with the reason; failures do not stop the
-# others but make the exit status 1.
+# An unreachable source is SKIP with the reason on a machine with no
+# source configured, FAILED when KERNEL_GIT was given; failures do not stop
+# the others but make the exit status 1.
 set -u
 . "$(dirname "$0")/lib.sh"
 KIND=${KIND:-unpatched}
@@ -21,7 +22,9 @@ for b in $branches; do
 		secs=$(jq -r ".build.$KIND.seconds // \"?\"" "$r" 2>/dev/null)
 		printf '%s\tok\t%s\t%s\n' "$b" "$secs" "$OUT/$b/$KIND/bzImage" >>"$summary"
 	elif [ "$brc" -eq 3 ]; then
-		printf '%s\tSKIP\t-\t%s\n' "$b" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"
+		st=$(skip_or_fail "$b")
+		[ "$st" = SKIP ] || rc=1
+		printf '%s\t%s\t-\t%s\n' "$b" "$st" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"
 	else
 		printf '%s\tFAILED\t-\t%s\n' "$b" "$(grep -m1 'error:' "$errf" | sed 's/^[^:]*: error: //')" >>"$summary"
 		rc=1

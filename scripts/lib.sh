@@ -90,6 +90,9 @@ list_branches() {
 }
 
 # Atomic write: write stdin to "$1" via a temp file in the same folder.
+# The writer's failure must reach here: pipe a generator into atomic_write
+# only when the generator's status does not matter; otherwise render into
+# a file first and use atomic_install.
 atomic_write() {
 	_dst=$1
 	_tmp=$(mktemp "$_dst.XXXXXX") || die 1 "cannot create a temp file beside $_dst"
@@ -97,12 +100,76 @@ atomic_write() {
 	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
 }
 
+# atomic_install <rendered file> <dst>: put a finished rendering in place
+# with one rename (same folder); the old <dst> stays until then.
+atomic_install() {
+	_dst=$2
+	_tmp=$(mktemp "$_dst.XXXXXX") || die 1 "cannot create a temp file beside $_dst"
+	if cat "$1" >"$_tmp" && mv -f "$_tmp" "$_dst"; then :
+	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
+}
+
+# result.json's layout version: bump when a field changes meaning.
+KIT_RESULT_SCHEMA=2
+
 # result.json: merge a jq expression into $OUT/<b>/result.json atomically.
 # result_update <file> <jq args...>
+# verify, build, cross and mutants may run at once on one branch: the
+# read-modify-write is serialised by a lock beside the file, or one
+# update would silently drop the other's.
 result_update() {
 	_rf=$1; shift
-	[ -s "$_rf" ] || printf '{}\n' >"$_rf"
-	_tmp=$(mktemp "$_rf.XXXXXX") || die 1 "cannot create a temp file beside $_rf"
-	if jq "$@" "$_rf" >"$_tmp"; then mv -f "$_tmp" "$_rf"
-	else rm -f "$_tmp"; die 1 "cannot update $_rf (jq failed)"; fi
+	_rd=$(dirname "$_rf")
+	mkdir -p "$_rd" || die 1 "cannot create $_rd"
+	(
+		flock 8 || die 1 "cannot lock $_rf.lock"
+		if [ -s "$_rf" ]; then
+			jq -e 'type == "object"' "$_rf" >/dev/null 2>&1 ||
+				die 1 "$_rf is not a JSON object (truncated or edited?); move it away or 'make clean', then run again"
+		else
+			printf '{}\n' >"$_rf"
+		fi
+		_tmp=$(mktemp "$_rf.XXXXXX") || die 1 "cannot create a temp file beside $_rf"
+		# every writer stamps the layout version; an empty or non-object
+		# output (the first jq failed) is refused, never installed
+		jq "$@" "$_rf" | jq --argjson s "$KIT_RESULT_SCHEMA" '.schema = $s' >"$_tmp"
+		if jq -e 'type == "object"' "$_tmp" >/dev/null 2>&1; then
+			mv -f "$_tmp" "$_rf"
+		else
+			rm -f "$_tmp"; die 1 "cannot update $_rf (jq failed)"
+		fi
+	) 8>>"$_rf.lock" || exit $?
+}
+
+# kit_provenance: one JSON object naming what made a result: the kit's
+# own commit, and the versions of every tool that decides a verdict.
+kit_provenance() {
+	_v() { "$@" 2>/dev/null | head -1; }
+	jq -n --arg kit "$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null || echo unknown)" \
+		--arg gcc "$(_v gcc --version)" --arg ld "$(_v ld --version)" \
+		--arg spatch "$(_v spatch --version)" --arg qemu "$(_v "${QEMU:-qemu-system-x86_64}" --version)" \
+		--arg at "$(date -u +%FT%TZ)" \
+		'{kit_commit: $kit, gcc: $gcc, binutils: $ld, spatch: $spatch, qemu: $qemu, recorded_at: $at}'
+}
+
+# series_digest DIR: sha256 of a quilt series (the series file and every
+# patch it names, in order); "-" when DIR has no series.
+series_digest() {
+	[ -r "$1/series" ] || { echo -; return 0; }
+	(cd "$1" && cat series $(grep -v '^#' series)) | sha256sum | cut -d' ' -f1
+}
+
+# source_configured: true when the user named a kernel source (KERNEL_GIT
+# in the environment or the config file).  Then a 2.6 branch that cannot
+# be reached is a failure, not a SKIP: the user expects it to run.
+source_configured() {
+	[ "${KIT_SOURCE_CONFIGURED:-0}" = 1 ]
+}
+
+# skip_or_fail <branch>: the status a branch whose source cannot be
+# reached gets: SKIP on a machine with no source configured (or for a
+# source the user does not configure: apt), FAILED when one was.
+skip_or_fail() {
+	load_branch "$1"
+	if [ "$BR_SOURCE" = git ] && source_configured; then echo FAILED; else echo SKIP; fi
 }

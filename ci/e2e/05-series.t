@@ -4,8 +4,8 @@
 # regenerated series passes the ordering rule (series.sh checks it).
 . ci/e2e/lib.sh
 for b in $(e2e_branches); do
-	[ -r "backports/$b/series" ] || { t_skip "$b series regenerates" "no committed series in backports/$b"; continue; }
-	why=$(reachable "$b") || { t_skip "$b series regenerates" "source not reachable: $why"; continue; }
+	need_series "$b" "$b series regenerates" || continue
+	need_source "$b" "$b series regenerates" || continue
 	tmp=$(mktemp -d)
 	if SERIES_OUT=$tmp/s sh scripts/series.sh "$b" >"$tmp/log" 2>&1; then
 		if d=$(diff -ru "backports/$b" "$tmp/s" 2>&1); then

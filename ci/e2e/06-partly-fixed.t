@@ -5,8 +5,8 @@
 # v2.6.32 export plus patches of the committed series.
 . ci/e2e/lib.sh
 b=v2.6.32
-why=$(reachable "$b") || { t_skip "partly-fixed trees" "source not reachable: $why"; t_done; exit; }
-[ -r "backports/$b/series" ] || { t_skip "partly-fixed trees" "no backports/$b yet"; t_done; exit; }
+need_source "$b" "partly-fixed trees" || { t_done; exit; }
+need_series "$b" "partly-fixed trees" || { t_done; exit; }
 src=$(sh scripts/fetch.sh "$b")
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 mk() { # mk NAME ERE: a copy of the tree with the series patches whose names match, in series order

@@ -5,7 +5,7 @@
 # hunk does not fit, refused with the file and function named.
 . ci/e2e/lib.sh
 b=v2.6.32
-why=$(reachable "$b") || { t_skip "vendor trees" "source not reachable: $why"; t_done; exit; }
+need_source "$b" "vendor trees" || { t_done; exit; }
 src=$(sh scripts/fetch.sh "$b")
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 cp -a "$src" "$tmp/vendor"; chmod -R u+w "$tmp/vendor"; rm -f "$tmp/vendor/.kit-verified"

@@ -4,7 +4,7 @@
 # build checks that), and the flag audit passes (the build runs it).
 . ci/e2e/lib.sh
 for b in $(e2e_branches); do
-	why=$(reachable "$b") || { t_skip "$b builds unpatched" "source not reachable: $why"; continue; }
+	need_source "$b" "$b builds unpatched" || continue
 	if sh scripts/build.sh unpatched "$b" >"$OUT/.e2e-build.log" 2>&1; then
 		st=$(jq -r '.build.unpatched.status' "$OUT/$b/result.json")
 		secs=$(jq -r '.build.unpatched.seconds' "$OUT/$b/result.json")

@@ -4,9 +4,9 @@
 # exposed and the state checks must say VULNERABLE.
 . ci/e2e/lib.sh
 b=v2.6.32
-why=$(reachable "$b") || { t_skip "$b + ptrace hardening only is VULNERABLE without a panic" "source not reachable: $why"; t_done; exit; }
+need_source "$b" "$b + ptrace hardening only is VULNERABLE without a panic" || { t_done; exit; }
 h=$(grep -l '^commit 04a1e62c2cec' backports/$b/*.patch 2>/dev/null | head -1)
-[ -n "$h" ] || { t_skip "$b + ptrace hardening only is VULNERABLE without a panic" "backports/$b carries no 04a1e62c2cec patch yet"; t_done; exit; }
+[ -n "$h" ] || { t_fail "$b + ptrace hardening only is VULNERABLE without a panic" "backports/$b carries no 04a1e62c2cec patch"; t_done; exit; }
 sdir=$OUT/$b/ptrace-only.series
 rm -rf "$sdir"; mkdir -p "$sdir"; cp "$h" "$sdir/"; basename "$h" >"$sdir/series"
 if SERIES_DIR=$sdir sh scripts/build.sh ptrace-only "$b" >"$OUT/.e2e-ptrace.log" 2>&1 &&

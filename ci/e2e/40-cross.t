@@ -7,8 +7,8 @@
 # CROSS_BRANCHES="..." widens it, and `make cross-all` runs all seven.
 . ci/e2e/lib.sh
 for b in ${CROSS_BRANCHES:-v2.6.26 v2.6.32}; do
-	[ -r "backports/$b/series" ] || { t_skip "$b cross matrix" "no backports/$b yet"; continue; }
-	why=$(reachable "$b") || { t_skip "$b cross matrix" "source not reachable: $why"; continue; }
+	need_series "$b" "$b cross matrix" || continue
+	need_source "$b" "$b cross matrix" || continue
 	sh scripts/cross.sh "$b" >"$OUT/cross-$b.log" 2>&1
 	rc=$?
 	table=$OUT/$b/cross/table.txt

@@ -1,0 +1,35 @@
+#!/bin/sh
+# The gate cannot pass a regression: v2.6.32 patched with the series minus
+# 318f6b228ba8 (G, ia32_aout keeps the argument mapping) survives the
+# reproducer but fails the a.out regression tests.  verify.sh must give it
+# a verdict that is not SURVIVED, name the failing tests, and exit non-zero.
+# Its outputs go to a NAME of their own, so the branch's record is untouched.
+. ci/e2e/lib.sh
+b=v2.6.32 name=v2.6.32-without-g
+need_source "$b" "$b without G fails the gate" || { t_done; exit; }
+need_series "$b" "$b without G fails the gate" || { t_done; exit; }
+g=$(grep -l '^commit 318f6b228ba8' backports/$b/*.patch | head -1)
+[ -n "$g" ] || { t_fail "$b without G fails the gate" "backports/$b carries no 318f6b228ba8 patch"; t_done; exit; }
+sdir=$OUT/$name.series
+rm -rf "$sdir"; mkdir -p "$sdir"
+for p in $(grep -v '^#' "backports/$b/series"); do
+	[ "backports/$b/$p" = "$g" ] && continue
+	cp "backports/$b/$p" "$sdir/"; echo "$p" >>"$sdir/series"
+done
+NAME=$name SERIES_DIR=$sdir VERIFY_KINDS=patched sh scripts/verify.sh "$b" >"$OUT/.e2e-gate.log" 2>&1
+rc=$?
+r=$OUT/$name/result.json
+v=$(jq -r '.boots.patched.verdict // "none"' "$r" 2>/dev/null)
+ft=$(jq -r '(.boots.patched.failed_tests // []) | join(", ")' "$r" 2>/dev/null)
+[ "$rc" -eq 1 ] && t_ok "verify.sh exits 1 for a series without G" ||
+	t_fail "verify.sh exits 1 for a series without G" "exit $rc: $(tail -2 "$OUT/.e2e-gate.log")"
+case $v in
+SURVIVED | none) t_fail "the kernel without G is not SURVIVED" "verdict $v" ;;
+*) t_ok "the kernel without G is $v, not SURVIVED" ;;
+esac
+printf '%s' "$ft" | grep -q 'aout' && t_ok "its failing tests are named: $ft" ||
+	t_fail "its failing tests are named" "failed_tests: '$ft'"
+grep -q "NOT OK: must be SURVIVED" "$OUT/.e2e-gate.log" && t_ok "the boot line says NOT OK" ||
+	t_fail "the boot line says NOT OK" "$(grep -m1 patched "$OUT/.e2e-gate.log")"
+rm -f "$OUT/.e2e-gate.log"
+t_done

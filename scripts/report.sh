@@ -1,105 +1,157 @@
 #!/bin/sh
-# report.sh: render docs/results.md from $OUT/*/result.json alone (no
-# number is typed by hand).  REPORT=<file> writes elsewhere; MUTANTS_OUT
-# and CROSS_OUT take the mutants table and the cross matrix (with the
-# ppc64 boot) from other output roots.  Without any mutants, the previous
-# report's table is kept and labelled as such.
+# report.sh: render docs/results.md from result files alone (no number is
+# typed by hand, and no table is carried over from an earlier report).
+#
+#   OUT          the output root of the run reported (builds, verdicts, gate)
+#   MUTANTS_OUT  where `make mutants` wrote its result files (default OUT)
+#   CROSS_OUT    where `make cross` wrote its result files (default OUT)
+#   REPORT       the file to write (default docs/results.md)
+#
+# Each table says which result files it comes from and when they were
+# measured.  A table whose results are absent says "not measured in this
+# output root" and the command that measures it.
+#
+# Exit 0 written; 1 a result file cannot be read (named; the report is left
+# as it was); 2 nothing to report (no result file under OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 dst=${REPORT:-$KIT_ROOT/docs/results.md}
-{
+mroot=${MUTANTS_OUT:-$OUT}
+croot=${CROSS_OUT:-$OUT}
+
+# Every result file that will be read must be a JSON object: a truncated
+# or edited one is named, and nothing is written.
+found=0
+for root in "$OUT" "$mroot" "$croot"; do
+	for b in $(list_branches); do
+		r=$root/$b/result.json
+		[ -e "$r" ] || continue
+		[ "$root" = "$OUT" ] && found=$((found + 1))
+		jq -e 'type == "object"' "$r" >/dev/null 2>&1 ||
+			die 1 "$r is not a readable result file (truncated or not JSON); rerun 'make verify BRANCH=$b' (or remove it); $dst left as it was"
+	done
+done
+[ "$found" -gt 0 ] ||
+	die 2 "nothing to report: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); $dst left as it was"
+
+# rows <root> <jq program>: the program over each branch's result file under
+# <root>, in branch order.  jq's failure stops the report (set -e).
+rows() {
+	_root=$1 _prog=$2
+	for _b in $(list_branches); do
+		_r=$_root/$_b/result.json
+		[ -r "$_r" ] || continue
+		jq -r "$_prog" "$_r"
+	done
+}
+
+# whence <root> <jq path of a timestamp>: "from <label>/<b>/result.json
+# (<when>, kit <commit>)" for each branch that has the data: where and when
+# the table's figures were measured.
+whence() {
+	rows "$1" "($2) as \$t | select(\$t != null)
+	  | \"- \(.branch): \(\$t), kit \(.provenance.kit_commit // \"?\")\""
+}
+
+render() {
 	echo "# Results"
 	echo
-	echo "Rendered by \`make report\` from out/*/result.json on $(date -u +%F);"
-	echo "every figure below comes from a run, not from a hand."
+	echo "Rendered by \`make report\` on $(date -u +%F) from the result files of one"
+	echo "run (\`<OUT>/<branch>/result.json\`); every figure comes from a run, not"
+	echo "from a hand, and no table is carried over from an earlier report."
+	echo "What each verdict means: testvm/README.md, \"Verdicts\"."
+	echo
+	echo "Verdicts and builds, recorded:"
+	echo
+	whence "$OUT" '.provenance.recorded_at'
+	echo
+	echo "## Gate (make verify / verify-all: is every kernel what it must be?)"
+	echo
+	echo "| branch | gate | unpatched: verdict (must be) | patched: verdict (must be) | failing tests |"
+	echo "|---|---|---|---|---|"
+	rows "$OUT" 'def k(x): if x then "\(x.verdict) (\(x.expected // "?"))" else "-" end;
+	  "| \(.branch) | \(.gate.status // "not run") | \(k(.boots.unpatched)) | \(
+	    if .boots.patched then k(.boots.patched) else (.security.status // "-") end) | \(
+	    [(.gate.kernels // {}) | to_entries[] | select(.value.ok | not)
+	     | "\(.key): \((.value.failed_tests // []) | join(", "))"] | join("; ") | if . == "" then "-" else . end) |"'
 	echo
 	echo "## Builds (unpatched and patched, this machine's toolchain)"
 	echo
 	echo "| branch | base | unpatched | config+make s | patched | config+make s | gcc | host series |"
 	echo "|---|---|---|---|---|---|---|---|"
-	for b in $(list_branches); do
-		r=$OUT/$b/result.json
-		[ -r "$r" ] || { echo "| $b | - | not run | | | | | |"; continue; }
-		jq -r '"| \(.branch) | \((.base_commit // .source // "-") | .[0:12]) | \(.build.unpatched.status // "-") | \(.build.unpatched.seconds // "-") | \(.build.patched.status // "-") | \(.build.patched.seconds // "-") | \(.toolchain.gcc // "-" | sub("gcc \\(Debian "; "") | sub("\\).*"; "")) | \((.build.unpatched.host_series // []) | length) patches |"' "$r"
-	done
+	rows "$OUT" '"| \(.branch) | \((.base_commit // .source // "-") | .[0:12]) | \(.build.unpatched.status // "-") | \(.build.unpatched.seconds // "-") | \(.build.patched.status // "-") | \(.build.patched.seconds // "-") | \(.toolchain.gcc // "-" | sub("gcc \\(Debian "; "") | sub("\\).*"; "")) | \((.build.unpatched.host_series // []) | length) patches |"'
 	echo
 	echo "## Verdicts (QEMU, blind verifier)"
 	echo
 	echo "| branch | unpatched | tests p/f/s | s to verdict | patched | tests p/f/s | s to verdict |"
 	echo "|---|---|---|---|---|---|---|"
-	for b in $(list_branches); do
-		r=$OUT/$b/result.json
-		[ -r "$r" ] || continue
-		jq -r 'def t(x): if x then "\(x.tests.passed)/\(x.tests.failed)/\(x.tests.skipped)" else "-" end;
-		  "| \(.branch) | \(.boots.unpatched.verdict // "-") | \(t(.boots.unpatched)) | \(.boots.unpatched.seconds // "-") | \(.boots.patched.verdict // (.security.status // "-")) | \(t(.boots.patched)) | \(.boots.patched.seconds // "-") |"' "$r"
-	done
+	rows "$OUT" 'def t(x): if x then "\(x.tests.passed)/\(x.tests.failed)/\(x.tests.skipped)" else "-" end;
+	  "| \(.branch) | \(.boots.unpatched.verdict // "-") | \(t(.boots.unpatched)) | \(.boots.unpatched.seconds // "-") | \(.boots.patched.verdict // (.security.status // "-")) | \(t(.boots.patched)) | \(.boots.patched.seconds // "-") |"'
 	echo
 	echo "## Signatures"
 	echo
-	for b in $(list_branches); do
-		r=$OUT/$b/result.json
-		[ -r "$r" ] || continue
-		jq -r '[(.boots // {}) | to_entries[] | "- \(.key): \(.value.verdict): \(.value.signature)"] as $l
-		  | if ($l | length) > 0 then "### \(.branch)\n\n" + ($l | join("\n")) + "\n" else empty end' "$r"
-	done
+	rows "$OUT" '[(.boots // {}) | to_entries[] | "- \(.key): \(.value.verdict): \(.value.signature)"] as $l
+	  | if ($l | length) > 0 then "### \(.branch)\n\n" + ($l | join("\n")) + "\n" else empty end'
 	echo
-	mrows=$(for b in $(list_branches); do
-		r=${MUTANTS_OUT:-$OUT}/$b/result.json
-		[ -r "$r" ] || continue
-		jq -r '(.mutants // {}) | to_entries[] | "| \(input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"' "$r"
-	done)
-	prev=$KIT_ROOT/docs/results.md
-	if [ -z "$mrows" ] && [ -r "$prev" ] && grep -q '^## Mutants' "$prev"; then
-		# Mutants are not part of make check (a kernel build per patch):
-		# an output root without them keeps the previous report's table,
-		# said so, rather than losing it.
-		sed -n '/^## Mutants/,/^## /p' "$prev" | sed '$ { /^## /d; }' | sed '/^(kept from/,/^$/d' | sed '/^$/d' |
-			sed '1a \\n(kept from the previous report: this output root has no mutants; `make mutants BRANCH=<b>` refreshes it)\n'
+	echo "## Provenance"
+	echo
+	echo "| branch | kit | series sha256 | host series sha256 | gcc | binutils | spatch | QEMU |"
+	echo "|---|---|---|---|---|---|---|---|"
+	rows "$OUT" 'def s(x): (x // "-") | tostring | .[0:12];
+	  .provenance as $p | select($p != null)
+	  | "| \(.branch) | \($p.kit_commit) | \(s($p.series_sha256)) | \(s($p.host_series_sha256)) | \($p.gcc | sub("gcc \\(Debian "; "") | sub("\\).*"; "")) | \($p.binutils | sub(".*\\) "; "")) | \($p.spatch | sub("spatch version "; "") | sub(" .*"; "")) | \($p.qemu | sub("QEMU emulator version "; "") | sub(" .*"; "")) |"'
+	echo
+	echo "## Mutants (make mutants): each x86 patch taken out in turn"
+	echo
+	m=$(rows "$mroot" '(.mutants // {}) | to_entries[] | "| \(.value.branch // input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"')
+	if [ -n "$m" ]; then
+		echo "Measured:"
 		echo
-	else
-		echo "## Mutants (make mutants): each x86 patch taken out in turn"
-		echo
-		[ "${MUTANTS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root: mutants are not part of make check)"
+		rows "$mroot" '(.mutants // {}) as $m | select(($m | length) > 0)
+		  | "- \(.branch // input_filename | split("/") | .[-2]): \([$m[] | .measured_at // "time not recorded"] | unique | join(", ")), kit \([$m[] | .kit_commit // "?"] | unique | join(", "))"'
 		echo
 		echo "| branch | patch | verdict | what caught it |"
 		echo "|---|---|---|---|"
-		[ -z "$mrows" ] || printf '%s\n' "$mrows"
-		echo
+		printf '%s\n' "$m"
+	else
+		echo "Not measured in this output root (a kernel build per patch, so not part"
+		echo "of make check): \`make mutants BRANCH=<b>\`, then \`MUTANTS_OUT=<that OUT> make report\`."
 	fi
+	echo
 	echo "## Cross matrix (make cross / cross-all): every patched loader compiled where it builds"
 	echo
-	[ "${CROSS_OUT:-$OUT}" = "$OUT" ] || echo "(from the run in another output root)"
-	echo
-	echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
-	echo "means no new warning, the functions each patch changed (objdiff) are"
-	echo "exactly cross/expect/<change>.expect, and every patched loader calls"
-	echo "setup_new_exec (cross/check-calls.sh)."
-	echo
-	echo "| branch | cell | status | objects | note |"
-	echo "|---|---|---|---|---|"
-	for b in $(list_branches); do
-		r=${CROSS_OUT:-$OUT}/$b/result.json
-		[ -r "$r" ] || continue
-		jq -r '(.cross.cells // {}) | to_entries[] | .value as $c
-		  | "| \(input_filename | split("/") | .[-2]) | \(.key) | \($c.status) | \(
-		      if (($c.objects // {}) | length) > 0 then (($c.objects // {}) | to_entries | map("\(.key | split("/") | .[-1]) \(.value.status)") | join(", "))
-		      else (($c.planned // []) | map(split("/") | .[-1]) | join(", ")) end) | \(
-		      if $c.status == "skipped" then ($c.reason | gsub("\\|"; "/")) + (if (($c.tokens // {}) | length) > 0 then " (tokens: " + (($c.tokens // {}) | to_entries | map(.value) | join(", ")) + ")" else "" end)
-		      elif $c.status == "failed" then ($c.reason | gsub("\\|"; "/"))
-		      else "\([$c.changed_functions[]? | .function] | unique | length) functions changed across the series" end) |"' "$r"
-	done
-	echo
-	echo "### Functions changed per patch (union over cells)"
-	echo
-	echo "| branch | patch | functions |"
-	echo "|---|---|---|"
-	for b in $(list_branches); do
-		r=${CROSS_OUT:-$OUT}/$b/result.json
-		[ -r "$r" ] || continue
-		jq -r '[(.cross.cells // {})[] | .changed_functions[]?] | group_by(.change)[]
-		  | "| \(input_filename | split("/") | .[-2]) | \(.[0].change) | \(map(.function) | unique | join(", ")) |"' "$r"
-	done
+	c=$(rows "$croot" '(.cross.cells // {}) | to_entries[] | .value as $c
+	  | "| \(input_filename | split("/") | .[-2]) | \(.key) | \($c.status) | \(
+	      if (($c.objects // {}) | length) > 0 then (($c.objects // {}) | to_entries | map("\(.key | split("/") | .[-1]) \(.value.status)") | join(", "))
+	      else (($c.planned // []) | map(split("/") | .[-1]) | join(", ")) end) | \(
+	      if $c.status == "skipped" then ($c.reason | gsub("\\|"; "/")) + (if (($c.tokens // {}) | length) > 0 then " (tokens: " + (($c.tokens // {}) | to_entries | map(.value) | join(", ")) + ")" else "" end)
+	      elif $c.status == "failed" then ($c.reason | gsub("\\|"; "/"))
+	      else "\([$c.changed_functions[]? | .function] | unique | length) functions changed across the series" end) |"')
+	if [ -n "$c" ]; then
+		echo "Measured:"
+		echo
+		whence "$croot" '.cross.measured_at // .cross.date'
+		echo
+		echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
+		echo "means no new warning, the functions each patch changed (objdiff) are"
+		echo "exactly cross/expect/<change>.expect, and every patched loader calls"
+		echo "setup_new_exec (cross/check-calls.sh)."
+		echo
+		echo "| branch | cell | status | objects | note |"
+		echo "|---|---|---|---|---|"
+		printf '%s\n' "$c"
+		echo
+		echo "### Functions changed per patch (union over cells)"
+		echo
+		echo "| branch | patch | functions |"
+		echo "|---|---|---|"
+		rows "$croot" '[(.cross.cells // {})[] | .changed_functions[]?] | group_by(.change)[]
+		  | "| \(input_filename | split("/") | .[-2]) | \(.[0].change) | \(map(.function) | unique | join(", ")) |"'
+	else
+		echo "Not measured in this output root: \`make cross BRANCH=<b>\` (or cross-all),"
+		echo "then \`CROSS_OUT=<that OUT> make report\`."
+	fi
 	echo
 	echo "## ppc64 boot (make ppc64-boot): the stretch, how far it got"
 	echo
@@ -107,11 +159,16 @@ dst=${REPORT:-$KIT_ROOT/docs/results.md}
 	echo
 	n=0
 	for b in $(list_branches); do
-		t=${CROSS_OUT:-$OUT}/$b/ppc64-boot/result.txt
+		t=$croot/$b/ppc64-boot/result.txt
 		[ -r "$t" ] || continue
 		echo "- $b: $(cat "$t")"
 		n=$((n + 1))
 	done
 	[ $n -gt 0 ] || echo "- not run in this output root"
-} | atomic_write "$dst"
+}
+
+tmp=$(mktemp "${TMPDIR:-/tmp}/report.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+render >"$tmp"
+atomic_install "$tmp" "$dst"
 echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2

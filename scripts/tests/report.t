@@ -1,0 +1,37 @@
+#!/bin/sh
+# report.sh: a report comes from this run's result files alone, refuses
+# unreadable ones and an empty output root, and never leaves a half-written
+# or stale report behind (issue 9, "Outputs that cannot lie").
+cd "$(dirname "$0")/../.." || exit 2
+. ci/tap.sh
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+good='{"branch":"v2.6.32","boots":{"unpatched":{"verdict":"VULNERABLE","expected":"VULNERABLE","tests":{"passed":24,"failed":4,"skipped":0},"signature":"sig-u"},"patched":{"verdict":"REGRESSED","expected":"SURVIVED","tests":{"passed":40,"failed":2,"skipped":0},"signature":"sig-p"}},"gate":{"status":"fail","kernels":{"unpatched":{"verdict":"VULNERABLE","expected":"VULNERABLE","ok":true},"patched":{"verdict":"REGRESSED","expected":"SURVIVED","ok":false,"failed_tests":["regress: aout argv"]}}},"provenance":{"kit_commit":"abc1234","recorded_at":"2026-12-04T10:00:00Z","gcc":"gcc (Debian 12.2.0-14) 12.2.0","binutils":"GNU ld (GNU Binutils for Debian) 2.40","spatch":"spatch version 1.1.1 x","qemu":"QEMU emulator version 7.2.22 (Debian)","series_sha256":"0123456789abcdef"}}'
+mkdir -p "$t/out/v2.6.32"
+printf '%s\n' "$good" >"$t/out/v2.6.32/result.json"
+printf 'OLD REPORT\n## Mutants (make mutants): each x86 patch taken out in turn\n| v2.6.32 | A (old) | VULNERABLE | stale-row-from-old-report |\n' >"$t/r.md"
+cp "$t/r.md" "$t/r.before"
+
+out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q '^| v2.6.32 | fail | VULNERABLE (VULNERABLE) | REGRESSED (SURVIVED) | patched: regress: aout argv |' "$t/r.md" &&
+	t_ok "a good result file renders, the gate row names the failing test" || t_fail "good result renders" "rc=$rc $out" "$(grep v2.6.32 "$t/r.md" | head -3)"
+grep -q 'stale-row-from-old-report' "$t/r.md" && t_fail "nothing is carried over from the previous report" ||
+	t_ok "nothing is carried over from the previous report (mutants: not measured here)"
+grep -q 'v2.6.32: 2026-12-04T10:00:00Z, kit abc1234' "$t/r.md" && t_ok "the report says when and by which kit commit the verdicts were measured" ||
+	t_fail "when/where of the verdicts"
+
+cp "$t/r.md" "$t/r.good"
+head -c 150 "$t/out/v2.6.32/result.json" >"$t/trunc"; mv "$t/trunc" "$t/out/v2.6.32/result.json"
+out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "v2.6.32/result.json is not a readable result file" && cmp -s "$t/r.md" "$t/r.good" &&
+	t_ok "a truncated result.json: exit 1, the file named, the report unchanged" || t_fail "truncated result.json refused" "rc=$rc $out"
+
+printf '%s\n' "$good" | jq '.boots = "not an object"' >"$t/out/v2.6.32/result.json"
+out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
+[ $rc -ne 0 ] && cmp -s "$t/r.md" "$t/r.good" && [ -z "$(ls "$t"/r.md.* 2>/dev/null)" ] &&
+	t_ok "a writer that fails half-way (jq error mid-render) leaves the old report and no temp file (exit $rc)" ||
+	t_fail "a failing writer leaves the old report" "rc=$rc $out"
+
+out=$(OUT=$t/empty REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q "nothing to report" && cmp -s "$t/r.md" "$t/r.good" &&
+	t_ok "an empty output root: exit 2, nothing to report, the report unchanged" || t_fail "empty OUT refused" "rc=$rc $out"
+t_done

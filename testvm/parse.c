@@ -8,26 +8,15 @@
  *
  * Prints one JSON object on stdout:
  *   {"verdict", "signature", "runs", "runs_expected", "phase",
- *    "tests": {"planned", "passed", "failed", "skipped"}}
- * Exit 0 when the log was read (whatever the verdict), 2 on bad usage.
+ *    "tests": {"planned", "passed", "failed", "skipped"},
+ *    "failed_tests": ["<name of each not-ok test>", ...]}
+ * Exit 0 when the log was read (whatever the verdict), 2 on bad usage or
+ * an unreadable file, 1 when memory runs out.
  *
- * The rules (issue 3), judged blind, keyed on init's markers (guest/init.c)
- * and never on a single kernel function name:
- *
- *   VULNERABLE    the control phase passed, the failed exec ran
- *                 ("KIT: cve start") with its precondition met, and then
- *                 either the kernel oopsed/panicked, or a "cve-state:"
- *                 test failed (the state the CVE leaves behind).  A state
- *                 check failure is enough even if the log then stops (a
- *                 hang in the core dump).
- *   SURVIVED      one kernel banner, control ok, a complete TAP stream
- *                 (plan 1..N, every result present), every cve-state test
- *                 ok, every precondition ok, all N reproducer runs died by
- *                 SIGSEGV with a core, "KIT: done", no oops, panic or
- *                 kernel WARNING after init started.
- *   INCONCLUSIVE  anything else: no boot, a second banner, an oops before
- *                 the failed exec, a failed control phase, a truncated
- *                 stream, a hang.  Never reported as fixed.
+ * The verdicts (VULNERABLE, REGRESSED, INCONCLUSIVE, SURVIVED) are defined
+ * once, in testvm/README.md, "## Verdicts"; judge() below is that
+ * definition in code, keyed on init's markers (guest/init.c) and never on
+ * a single kernel function name.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -35,6 +24,17 @@
 #include <string.h>
 
 #define MAXT 256
+
+/* Out of memory is a failed step, not bad input: exit 1, and say so. */
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fputs("parse: error: out of memory\n", stderr);
+		exit(1);
+	}
+	return p;
+}
 
 enum phase { P_BOOT, P_CONTROL, P_SUITE, P_CVE, P_REPRO, P_DONE };
 static const char *phase_name[] = { "boot", "control", "suite", "cve", "repro", "done" };
@@ -72,9 +72,7 @@ static void load_map(const char *path)
 		if (sscanf(line, "%llx %c %63s", &a, &t, name) == 3 && (t == 't' || t == 'T')) {
 			if (nsyms == cap) {
 				cap = cap ? cap * 2 : 8192;
-				syms = realloc(syms, cap * sizeof(*syms));
-				if (!syms)
-					exit(2);
+				syms = xrealloc(syms, cap * sizeof(*syms));
 			}
 			syms[nsyms].a = a;
 			snprintf(syms[nsyms].name, sizeof(syms[nsyms].name), "%s", name);
@@ -131,17 +129,19 @@ static void read_log(const char *path)
 	while ((c = fgetc(f)) != EOF) {
 		if (len + 2 > cap) {
 			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				exit(2);
+			buf = xrealloc(buf, cap);
 		}
 		/* serial noise: keep text, drop CR and other control bytes */
 		if (c == '\n' || c == '\t' || (c >= 32 && c != 127) || c >= 128)
 			buf[len++] = (char)c;
 	}
+	if (ferror(f)) {
+		perror(path);	/* a half-read log must not get a verdict */
+		exit(2);
+	}
 	fclose(f);
 	if (!buf)
-		buf = calloc(1, 1);
+		buf = xrealloc(NULL, 1);
 	buf[len] = 0;
 	for (s = buf; s && *s; s = p ? p + 1 : NULL) {
 		p = strchr(s, '\n');
@@ -149,9 +149,7 @@ static void read_log(const char *path)
 			*p = 0;
 		if (nlines + 1 >= cap_l) {
 			cap_l = cap_l ? cap_l * 2 : 4096;
-			lines = realloc(lines, sizeof(*lines) * (size_t)cap_l);
-			if (!lines)
-				exit(2);
+			lines = xrealloc(lines, sizeof(*lines) * (size_t)cap_l);
 		}
 		lines[nlines++] = s;
 	}
@@ -338,17 +336,281 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
+/* What one pass over the log found. */
+struct scan {
+	int banners, init_at, control_ok, control_fail, plan, cve_at, done;
+	int runs_started, runs_exp, crash_at, crash_test, cur_test, warn_after_init;
+	int passed, failed, skipped, present, repro_ok;
+	int precond_fail, state_fail, state_pass, state_total;
+	enum phase ph, crash_ph;
+	char state[600], why[300], run_name[200], crash_name[200];
+};
+
+/* One TAP result line (already parsed) at log line i. */
+static void scan_tap(struct scan *r, int i, int num, int ok, int skip, const char *name)
+{
+	struct tap *t;
+
+	if (num > r->plan || num > MAXT || tap[num].seen)
+		return;	/* out of plan or repeated: ignore */
+	t = &tap[num];
+	t->seen = 1, t->ok = ok, t->skip = skip;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	if (i + 1 < nlines && starts(lines[i + 1], "# "))
+		snprintf(t->diag, sizeof(t->diag), "%s", lines[i + 1] + 2);
+	r->cur_test = num;
+	r->present++;
+	if (!ok)
+		r->failed++;
+	else if (skip)
+		r->skipped++;
+	else
+		r->passed++;
+	if (starts(name, "cve-state:")) {
+		r->state_total++;
+		if (ok && !skip)
+			r->state_pass++;
+		if (!ok) {
+			size_t l = strlen(r->state);
+
+			r->state_fail++;
+			snprintf(r->state + l, sizeof(r->state) - l, "%s%s (%s)",
+				 l ? "; " : "", name + 11, t->diag);
+		}
+	}
+	if (starts(name, "precond:") && !ok)
+		r->precond_fail++;
+	if (starts(name, "repro:") && ok && !skip)
+		r->repro_ok++;
+}
+
+/* init's markers: 1 when line s was one of them */
+static int scan_marker(struct scan *r, int i, const char *s)
+{
+	if (starts(s, "KIT: init ")) {
+		if (r->init_at < 0)
+			r->init_at = i;
+		if (strstr(s, "runs="))
+			r->runs_exp = atoi(strstr(s, "runs=") + 5);
+	} else if (starts(s, "KIT: phase control start")) {
+		r->ph = P_CONTROL;
+	} else if (starts(s, "KIT: phase control ok")) {
+		r->control_ok = 1;
+		r->ph = P_SUITE;
+	} else if (starts(s, "KIT: phase control FAIL")) {
+		r->control_fail = i;
+	} else if (starts(s, "KIT: cve start")) {
+		r->cve_at = i;
+		r->ph = P_CVE;
+	} else if (starts(s, "KIT: repro start ")) {
+		r->runs_started++;
+		r->ph = P_REPRO;
+	} else if (starts(s, "KIT: run ")) {
+		const char *nm = strchr(s + 9, ' ');
+
+		r->cur_test = atoi(s + 9);
+		snprintf(r->run_name, sizeof(r->run_name), "%s", nm ? nm + 1 : "");
+	} else if (starts(s, "KIT: done")) {
+		r->done = 1;
+		r->ph = P_DONE;
+	} else {
+		if (starts(s, "KIT: control reason: ") && !r->why[0])
+			snprintf(r->why, sizeof(r->why), "%s", s + 21);
+		return 0;
+	}
+	return 1;
+}
+
+static void scan_log(struct scan *r)
+{
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->init_at = r->control_fail = r->plan = r->cve_at = r->runs_exp = r->crash_at = -1;
+	for (i = 0; i < nlines; i++) {
+		const char *s = lines[i];
+		int num, ok, skip;
+		char name[200];
+
+		if (strstr(s, "Linux version ") && !starts(s, "KIT:") && !starts(s, "#")) {
+			if (++r->banners == 2)
+				break;	/* judge only the first boot */
+			continue;
+		}
+		if (r->crash_at < 0 && is_crash(s)) {
+			r->crash_at = i;
+			r->crash_ph = r->ph;
+			r->crash_test = r->cur_test;
+			snprintf(r->crash_name, sizeof(r->crash_name), "%s", r->run_name);
+		}
+		if (r->init_at >= 0 && is_warning(s))
+			r->warn_after_init = 1;
+		if (scan_marker(r, i, s))
+			continue;
+		if (r->control_ok && r->plan < 0 && starts(s, "1..")) {
+			r->plan = atoi(s + 3);
+			continue;
+		}
+		if (r->plan > 0 && parse_tap(s, &num, &ok, &skip, name, sizeof(name)))
+			scan_tap(r, i, num, ok, skip, name);
+	}
+}
+
+/* "test N (name); ..." for every not-ok test, in plan order */
+static void failed_list(char *out, size_t n)
+{
+	int k;
+
+	*out = 0;
+	for (k = 1; k <= MAXT; k++)
+		if (tap[k].seen && !tap[k].ok) {
+			size_t l = strlen(out);
+
+			snprintf(out + l, n - l, "%stest %d (%s)", l ? "; " : "", k, tap[k].name);
+		}
+}
+
+/* The crash's signature, naming the regression test that was running. */
+static void crash_sig_of(const struct scan *r, char *sig, size_t n)
+{
+	char t[900];	/* room left in the caller's 1100 for the test's name */
+
+	crash_signature(r->crash_at, t, sizeof(t));
+	/* the last regression test (a.out whose text cannot be mapped) BUGs
+	 * in exit_mmap on 2.6.26-2.6.28 without 318f6b228ba8, after the CVE
+	 * phase: say which test brought the kernel down */
+	if (starts(r->crash_name, "regress:"))
+		snprintf(sig, n, "crashed in test %d (%.120s): %s", r->crash_test, r->crash_name, t);
+	else
+		snprintf(sig, n, "%s", t);
+}
+
+/* Why the run is not judged at all (INCONCLUSIVE), or 0 when it ran to
+ * the end: everything SURVIVED and REGRESSED share. */
+static int incomplete(const struct scan *r, const char *end,
+		      const char *crash, char *sig, size_t n)
+{
+	if (!nlines || (r->banners == 0 && r->init_at < 0))
+		snprintf(sig, n, "no boot: no kernel banner in the log (end: %s)", end);
+	else if (r->banners >= 2)
+		snprintf(sig, n, "second 'Linux version' banner: the guest rebooted unexpectedly");
+	else if (r->init_at < 0 && r->crash_at >= 0)
+		snprintf(sig, n, "kernel crashed before init: %s", crash);
+	else if (r->init_at < 0)
+		snprintf(sig, n, "init never started (end: %s)", end);
+	else if (!r->control_ok && r->crash_at >= 0)
+		snprintf(sig, n, "oops in the control phase: %s", crash);
+	else if (!r->control_ok && r->control_fail >= 0)
+		snprintf(sig, n, "control phase failed: %s", r->why);
+	else if (!r->control_ok)
+		snprintf(sig, n, "control phase did not finish (end: %s)", end);
+	else
+		return 0;
+	return 1;
+}
+
+/* The rest of INCONCLUSIVE, once the control phase passed and nothing
+ * made the kernel VULNERABLE. */
+static int unfinished(const struct scan *r, int runs_arg, const char *end,
+		      const char *crash, char *sig, size_t n)
+{
+	if (r->crash_at >= 0)
+		snprintf(sig, n, "oops before the reproducer (test %d, %s phase): %s",
+			 r->crash_test, phase_name[r->crash_ph], crash);
+	else if (r->plan < 0)
+		snprintf(sig, n, "no TAP plan after the control phase (end: %s)", end);
+	else if (r->present < r->plan)
+		snprintf(sig, n, "truncated TAP stream: %d of %d results (last test started: %d; end: %s)",
+			 r->present, r->plan, r->cur_test, end);
+	else if (!r->done)
+		snprintf(sig, n, "no 'KIT: done' after the TAP stream (end: %s)", end);
+	else if (r->precond_fail)
+		snprintf(sig, n, "a precondition failed: the failed exec did not happen as designed");
+	else if (runs_arg >= 0 && r->runs_exp >= 0 && runs_arg != r->runs_exp)
+		snprintf(sig, n, "guest ran a different number of reproducer runs than asked (%d)", runs_arg);
+	else if (r->runs_exp < 1 || r->repro_ok != r->runs_exp || r->runs_started != r->runs_exp)
+		snprintf(sig, n, "reproducer completed %d of %d runs", r->repro_ok, r->runs_exp);
+	else if (r->state_total == 0)
+		snprintf(sig, n, "no state checks ran");
+	else if (r->state_pass != r->state_total)
+		snprintf(sig, n, "%d of %d state checks skipped", r->state_total - r->state_pass,
+			 r->state_total);
+	else if (r->warn_after_init)
+		snprintf(sig, n, "kernel WARNING while the suite ran");
+	else
+		return 0;
+	return 1;
+}
+
+/* The verdict, by the definition in testvm/README.md ("## Verdicts"). */
+static const char *judge(const struct scan *r, int runs_arg, const char *end, char *sig, size_t n)
+{
+	char crash[1100] = "", failed[1000];
+
+	if (r->crash_at >= 0)
+		crash_sig_of(r, crash, sizeof(crash));
+	if (incomplete(r, end, crash, sig, n))
+		return "INCONCLUSIVE";
+	if (r->cve_at >= 0 && !r->precond_fail && r->state_fail) {
+		if (r->crash_at > r->cve_at)
+			snprintf(sig, n, "%s; state checks failed: %s", crash, r->state);
+		else
+			snprintf(sig, n, "state checks failed: %s", r->state);
+		return "VULNERABLE";
+	}
+	if (r->crash_at >= 0 && r->cve_at >= 0 && r->crash_at > r->cve_at && !r->precond_fail) {
+		snprintf(sig, n, "%s", crash);
+		return "VULNERABLE";
+	}
+	if (unfinished(r, runs_arg, end, crash, sig, n))
+		return "INCONCLUSIVE";
+	/* the CVE is fixed, but the fix broke something the suite tests */
+	if (r->failed) {
+		failed_list(failed, sizeof(failed));
+		snprintf(sig, n, "regression tests failed: %s; no oops; %d runs dumped an ELF32 core",
+			 failed, r->repro_ok);
+		return "REGRESSED";
+	}
+	snprintf(sig, n, "no oops; %d runs dumped an ELF32 core; %d state checks passed; %d of %d tests passed, %d skipped",
+		 r->repro_ok, r->state_pass, r->passed, r->plan, r->skipped);
+	return "SURVIVED";
+}
+
+static void print_json(const struct scan *r, const char *verdict, const char *sig)
+{
+	int k, first = 1;
+
+	printf("{\"verdict\":");
+	json_str(verdict);
+	printf(",\"signature\":");
+	json_str(sig);
+	printf(",\"runs\":%d,\"runs_expected\":%d,\"phase\":", r->runs_started,
+	       r->runs_exp < 0 ? 0 : r->runs_exp);
+	json_str(r->crash_at >= 0 ? phase_name[r->crash_ph] : phase_name[r->ph]);
+	printf(",\"tests\":{\"planned\":%d,\"passed\":%d,\"failed\":%d,\"skipped\":%d}",
+	       r->plan < 0 ? 0 : r->plan, r->passed, r->failed, r->skipped);
+	printf(",\"failed_tests\":[");
+	for (k = 1; k <= MAXT; k++)
+		if (tap[k].seen && !tap[k].ok) {
+			printf("%s", first ? "" : ",");
+			json_str(tap[k].name);
+			first = 0;
+		}
+	printf("]}\n");
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: parse [--runs N] [--end REASON] [--map SYSTEM_MAP] LOG\n");
+	exit(2);
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = NULL, *end = "unknown", *verdict;
-	int runs_arg = -1, i, banners = 0, init_at = -1, control_ok = 0, control_fail = -1;
-	int plan = -1, cve_at = -1, done = 0, runs_started = 0, runs_exp = -1;
-	int crash_at = -1, warn_after_init = 0, cur_test = 0, crash_test = 0, maxn = 0;
-	int passed = 0, failed = 0, skipped = 0, present = 0, repro_ok = 0;
-	int precond_fail = 0, state_fail = 0, state_total = 0, last_test = 0;
-	enum phase ph = P_BOOT, crash_ph = P_BOOT;
-	char sig[1400] = "", state[600] = "", crash_sig[900] = "", why[300] = "";
-	char run_name[200] = "", crash_name[200] = "";
+	int runs_arg = -1, i;
+	char sig[1400] = "";
+	struct scan r;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--runs") && i + 1 < argc)
@@ -359,194 +621,14 @@ int main(int argc, char **argv)
 			load_map(argv[++i]);
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
-		else {
-			fprintf(stderr, "usage: parse [--runs N] [--end REASON] [--map SYSTEM_MAP] LOG\n");
-			return 2;
-		}
+		else
+			usage();
 	}
-	if (!path) {
-		fprintf(stderr, "usage: parse [--runs N] [--end REASON] [--map SYSTEM_MAP] LOG\n");
-		return 2;
-	}
+	if (!path)
+		usage();
 	read_log(path);
-
-	for (i = 0; i < nlines; i++) {
-		const char *s = lines[i];
-		int num, ok, skip;
-		char name[200];
-
-		if (strstr(s, "Linux version ") && !starts(s, "KIT:") && !starts(s, "#")) {
-			if (++banners == 2)
-				break;	/* judge only the first boot */
-			continue;
-		}
-		if (crash_at < 0 && is_crash(s)) {
-			crash_at = i;
-			crash_ph = ph;
-			crash_test = cur_test;
-			snprintf(crash_name, sizeof(crash_name), "%s", run_name);
-		}
-		if (init_at >= 0 && is_warning(s))
-			warn_after_init = 1;
-		if (starts(s, "KIT: init ")) {
-			if (init_at < 0)
-				init_at = i;
-			if (strstr(s, "runs="))
-				runs_exp = atoi(strstr(s, "runs=") + 5);
-			continue;
-		}
-		if (starts(s, "KIT: phase control start")) {
-			ph = P_CONTROL;
-			continue;
-		}
-		if (starts(s, "KIT: phase control ok")) {
-			control_ok = 1;
-			ph = P_SUITE;
-			continue;
-		}
-		if (starts(s, "KIT: phase control FAIL")) {
-			control_fail = i;
-			continue;
-		}
-		if (starts(s, "KIT: control reason: ") && !why[0])
-			snprintf(why, sizeof(why), "%s", s + 21);
-		if (starts(s, "KIT: cve start")) {
-			cve_at = i;
-			ph = P_CVE;
-			continue;
-		}
-		if (starts(s, "KIT: repro start ")) {
-			runs_started++;
-			ph = P_REPRO;
-			continue;
-		}
-		if (starts(s, "KIT: run ")) {
-			const char *nm = strchr(s + 9, ' ');
-
-			cur_test = atoi(s + 9);
-			snprintf(run_name, sizeof(run_name), "%s", nm ? nm + 1 : "");
-			continue;
-		}
-		if (starts(s, "KIT: done")) {
-			done = 1;
-			ph = P_DONE;
-			continue;
-		}
-		if (control_ok && plan < 0 && starts(s, "1..")) {
-			plan = atoi(s + 3);
-			continue;
-		}
-		if (plan > 0 && parse_tap(s, &num, &ok, &skip, name, sizeof(name))) {
-			struct tap *t;
-
-			if (num > plan || num > MAXT || tap[num].seen)
-				continue;	/* out of plan or repeated: ignore */
-			t = &tap[num];
-			t->seen = 1, t->ok = ok, t->skip = skip;
-			snprintf(t->name, sizeof(t->name), "%s", name);
-			if (i + 1 < nlines && starts(lines[i + 1], "# "))
-				snprintf(t->diag, sizeof(t->diag), "%s", lines[i + 1] + 2);
-			last_test = num;
-			cur_test = num;
-			if (num > maxn)
-				maxn = num;
-			present++;
-			if (!ok)
-				failed++;
-			else if (skip)
-				skipped++;
-			else
-				passed++;
-			if (starts(name, "cve-state:")) {
-				state_total++;
-				if (!ok) {
-					size_t l = strlen(state);
-
-					state_fail++;
-					snprintf(state + l, sizeof(state) - l, "%s%s (%s)",
-						 l ? "; " : "", name + 11, t->diag);
-				}
-			}
-			if (starts(name, "precond:") && !ok)
-				precond_fail++;
-			if (starts(name, "repro:") && ok && !skip)
-				repro_ok++;
-		}
-	}
-	(void)last_test;
-	if (runs_arg >= 0 && runs_exp >= 0 && runs_arg != runs_exp)
-		runs_exp = -2;	/* the guest did not honour the command line */
-	if (crash_at >= 0) {
-		crash_signature(crash_at, crash_sig, sizeof(crash_sig));
-		/* a regression test that brought the kernel down says so: the
-		 * last one (a.out whose text cannot be mapped) BUGs in exit_mmap
-		 * on 2.6.26-2.6.28 without 318f6b228ba8, after the CVE phase */
-		if (starts(crash_name, "regress:")) {
-			char t[sizeof(crash_sig)];
-
-			snprintf(t, sizeof(t), "crashed in test %d (%.120s): %s",
-				 crash_test, crash_name, crash_sig);
-			memcpy(crash_sig, t, sizeof(crash_sig));
-		}
-	}
-
-	verdict = "INCONCLUSIVE";
-	if (!nlines || (banners == 0 && init_at < 0)) {
-		snprintf(sig, sizeof(sig), "no boot: no kernel banner in the log (end: %s)", end);
-	} else if (banners >= 2) {
-		snprintf(sig, sizeof(sig), "second 'Linux version' banner: the guest rebooted unexpectedly");
-	} else if (init_at < 0) {
-		snprintf(sig, sizeof(sig), crash_at >= 0 ? "kernel crashed before init: %s" :
-			 "init never started (end: %s)", crash_at >= 0 ? crash_sig : end);
-	} else if (!control_ok) {
-		if (crash_at >= 0)
-			snprintf(sig, sizeof(sig), "oops in the control phase: %s", crash_sig);
-		else if (control_fail >= 0)
-			snprintf(sig, sizeof(sig), "control phase failed: %s", why);
-		else
-			snprintf(sig, sizeof(sig), "control phase did not finish (end: %s)", end);
-	} else if (cve_at >= 0 && !precond_fail && state_fail) {
-		verdict = "VULNERABLE";
-		if (crash_at > cve_at)
-			snprintf(sig, sizeof(sig), "%s; state checks failed: %s", crash_sig, state);
-		else
-			snprintf(sig, sizeof(sig), "state checks failed: %s", state);
-	} else if (crash_at >= 0 && cve_at >= 0 && crash_at > cve_at && !precond_fail) {
-		verdict = "VULNERABLE";
-		snprintf(sig, sizeof(sig), "%s", crash_sig);
-	} else if (crash_at >= 0) {
-		snprintf(sig, sizeof(sig), "oops before the reproducer (test %d, %s phase): %s",
-			 crash_test, phase_name[crash_ph], crash_sig);
-	} else if (plan < 0) {
-		snprintf(sig, sizeof(sig), "no TAP plan after the control phase (end: %s)", end);
-	} else if (present < plan) {
-		snprintf(sig, sizeof(sig), "truncated TAP stream: %d of %d results (last test started: %d; end: %s)",
-			 present, plan, cur_test, end);
-	} else if (!done) {
-		snprintf(sig, sizeof(sig), "no 'KIT: done' after the TAP stream (end: %s)", end);
-	} else if (precond_fail) {
-		snprintf(sig, sizeof(sig), "a precondition failed: the failed exec did not happen as designed");
-	} else if (runs_exp == -2) {
-		snprintf(sig, sizeof(sig), "guest ran a different number of reproducer runs than asked (%d)", runs_arg);
-	} else if (runs_exp < 1 || repro_ok != runs_exp || runs_started != runs_exp) {
-		snprintf(sig, sizeof(sig), "reproducer completed %d of %d runs", repro_ok, runs_exp);
-	} else if (state_total == 0) {
-		snprintf(sig, sizeof(sig), "no state checks ran");
-	} else if (warn_after_init) {
-		snprintf(sig, sizeof(sig), "kernel WARNING while the suite ran");
-	} else {
-		verdict = "SURVIVED";
-		snprintf(sig, sizeof(sig), "no oops; %d runs dumped an ELF32 core; %d state checks passed",
-			 repro_ok, state_total - state_fail);
-	}
-
-	printf("{\"verdict\":");
-	json_str(verdict);
-	printf(",\"signature\":");
-	json_str(sig);
-	printf(",\"runs\":%d,\"runs_expected\":%d,\"phase\":", runs_started, runs_exp < 0 ? 0 : runs_exp);
-	json_str(crash_at >= 0 ? phase_name[crash_ph] : phase_name[ph]);
-	printf(",\"tests\":{\"planned\":%d,\"passed\":%d,\"failed\":%d,\"skipped\":%d}}\n",
-	       plan < 0 ? 0 : plan, passed, failed, skipped);
+	scan_log(&r);
+	verdict = judge(&r, runs_arg, end, sig, sizeof(sig));
+	print_json(&r, verdict, sig);
 	return 0;
 }

@@ -3,7 +3,8 @@
 # Each fixture: line 1 is a header
 #   # KIT-EXPECT: <VERDICT> | sig: <substring of the signature> | args: <parse args>
 # ("sig:" and "args:" may be empty), then the raw serial log.
-# Then mutations of the clean SURVIVED log: each must move the verdict.
+# Then mutations of the clean SURVIVED log: each must move the verdict
+# (the verdicts are defined in testvm/README.md, "## Verdicts").
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=ci/tap.sh
@@ -32,7 +33,11 @@ for f in "$root"/testvm/fixtures/*.log; do
 	out=$("$parse" $args "$tmp/log") || { t_fail "$name: parse ran" "exit $?"; continue; }
 	got=$(printf '%s' "$out" | jq -r .verdict) || { t_fail "$name: JSON" "$out"; continue; }
 	gsig=$(printf '%s' "$out" | jq -r .signature)
-	if [ "$got" != "$want" ]; then
+	# SURVIVED means every test passed: a fixture that says otherwise
+	# encodes the old meaning (issue 9) and is itself wrong
+	if [ "$want" = SURVIVED ] && grep -q '^not ok [0-9]' "$tmp/log"; then
+		t_fail "$name: expects SURVIVED" "its TAP has a 'not ok': relabel it (REGRESSED, VULNERABLE, ...)"
+	elif [ "$got" != "$want" ]; then
 		t_fail "$name: verdict $want" "got $got: $gsig"
 	elif [ -n "$sig" ] && ! printf '%s' "$gsig" | grep -qF -- "$sig"; then
 		t_fail "$name: signature has '$sig'" "got: $gsig"
@@ -41,6 +46,30 @@ for f in "$root"/testvm/fixtures/*.log; do
 	fi
 done
 [ "$n" -ge 7 ] || t_fail "at least 7 fixtures" "found $n"
+
+# A regression test failing on the clean run: REGRESSED, named, unless
+# something else already decides (a state check: VULNERABLE; an
+# unfinished stream: INCONCLUSIVE).
+regressed_mutations() {
+	"$parse" --runs 3 "$tmp/c.log" >"$tmp/c.json"
+	t_check "clean log: no failed test, failed_tests empty" jq -e \
+		'.tests.failed == 0 and .failed_tests == [] and (.signature | test("tests passed"))' "$tmp/c.json"
+	sed 's/^ok 5 - \(regress: .*\)$/not ok 5 - \1\
+# same stack address in two execs/' "$tmp/c.log" >"$tmp/r.log"
+	"$parse" --runs 3 "$tmp/r.log" >"$tmp/r.json"
+	t_check "one regression test fails: REGRESSED, the signature and failed_tests name it" jq -e '
+		.verdict == "REGRESSED" and .failed_tests == ["regress: 64-bit stack and brk randomised across execs"]
+		and (.signature | startswith("regression tests failed: test 5 (regress: 64-bit stack"))' "$tmp/r.json"
+	sed 's/^ok 6 - \(regress: .*\)$/not ok 6 - \1/' "$tmp/r.log" >"$tmp/r2.log"
+	t_check "two regression tests fail: REGRESSED naming both" sh -c "'$parse' --runs 3 '$tmp/r2.log' |
+		jq -e '.verdict == \"REGRESSED\" and (.failed_tests | length) == 2 and (.signature | test(\"test 5 .*; test 6 \"))'"
+	sed '0,/^ok \([0-9]*\) - cve-state:/s//not ok \1 - cve-state:/' "$tmp/r.log" >"$tmp/m.log"
+	t_check "regression test and a state check fail: VULNERABLE" test "$(verdict "$tmp/m.log")" = VULNERABLE
+	sed '/^KIT: done/d' "$tmp/r.log" >"$tmp/m.log"
+	t_check "regression test fails, no 'KIT: done': INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	sed '0,/^ok \([0-9]*\) - \(cve-state: .*\)$/s//ok \1 - \2 # SKIP why not/' "$tmp/c.log" >"$tmp/m.log"
+	t_check "a state check SKIPs: INCONCLUSIVE, never SURVIVED" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+}
 
 # Mutations of the clean run: the parser must not call any of them SURVIVED.
 clean=$root/testvm/fixtures/survived-debian-6.1.log
@@ -68,15 +97,18 @@ WARNING: CPU: 0 PID: 30 at kernel/fork.c:1 copy_process+0x1/0x2' "$tmp/c.log" >"
 	t_check "kernel WARNING in the suite: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
 	: >"$tmp/e.log"
 	t_check "empty log: INCONCLUSIVE" test "$(verdict "$tmp/e.log")" = INCONCLUSIVE
+	regressed_mutations
 else
 	t_fail "clean fixture present" "$clean missing"
 fi
 # Full series minus 318f6b228ba8 on v2.6.32: the CVE is fixed, the a.out
 # leak test is the one failure (what scripts/mutants.sh reports for G).
-mg=$root/testvm/fixtures/survived-v2.6.32-mutant-g-aout-leak.log
+mg=$root/testvm/fixtures/regressed-v2.6.32-mutant-g-aout-leak.log
 tail -n +2 "$mg" >"$tmp/mg.log"
-t_check "mutant-g log: exactly one failed test, the a.out leak test" sh -c "
-	test \"\$('$parse' --runs 3 '$tmp/mg.log' | jq -r .tests.failed)\" = 1 &&
-	grep -q '^not ok [0-9]* - regress: ia32 a.out whose text cannot be mapped' '$tmp/mg.log'"
+"$parse" --runs 3 "$tmp/mg.log" >"$tmp/mg.json"
+t_check "mutant-g log: REGRESSED, exactly one failed test, named: the a.out leak test" jq -e '
+	.verdict == "REGRESSED" and .tests.failed == 1 and (.failed_tests | length) == 1 and
+	(.failed_tests[0] | startswith("regress: ia32 a.out whose text cannot be mapped"))' "$tmp/mg.json"
 t_check "bad usage exits 2" sh -c "'$parse' --bogus; test \$? -eq 2"
+t_check "unreadable log exits 2, names it" sh -c "'$parse' '$tmp/nope.log' 2>&1 >/dev/null | grep -q nope.log"
 t_done

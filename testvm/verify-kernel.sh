@@ -5,8 +5,8 @@
 # Two boots of the same image: the default command line, then with
 # noexec32=off (READ_IMPLIES_EXEC for 32-bit processes, which the CVE's
 # personality leak and 1252f238db48 are about).  Each boot gets a verdict
-# from parse; the kernel's verdict is VULNERABLE if any boot is,
-# SURVIVED if every boot is, INCONCLUSIVE otherwise.
+# from parse, and the boots are merged into the kernel's verdict, both as
+# defined in testvm/README.md, "## Verdicts".
 #
 # Environment: KIT_RUNS (reproducer runs per boot, default 3), TESTVM_OUT
 # (guest build folder, default $OUT/testvm), KIT_BOOTS (the extra command
@@ -14,8 +14,10 @@
 # watchdog settings of boot.sh.
 #
 # boot.json: {"verdict","signature","seconds","runs","tests":{"passed",
-#   "failed","skipped"},"log","boots":[per boot],"inputs":{...}}
-#   seconds = the longest QEMU-start-to-verdict time of the boots.
+#   "failed","skipped"},"failed_tests":[names],"log","boots":[per boot],
+#   "inputs":{...}}
+#   seconds = the longest QEMU-start-to-verdict time of the boots;
+#   failed_tests = every boot's not-ok tests, each name once.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 KIT_ROOT=${KIT_ROOT:-$(cd "$here/.." && pwd)}
@@ -103,18 +105,23 @@ jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" 
 	def tag: (.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "")
 	           | sub("kit.runs=[0-9]+ ?"; "") | if . == "" then "default" else . end) as $c
 	         | "[\($c)] ";
-	(map(select(.verdict == "VULNERABLE")) | first) as $v |
-	(map(select(.verdict != "SURVIVED")) | first) as $i |
+	# the first boot with the worst verdict decides, in this order
+	(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "SURVIVED"]) as $rank |
+	. as $all |
+	(map(select(.verdict as $x | $rank | index($x) | not)) | first) as $odd |
+	(first($rank[] as $r | $all | map(select(.verdict == $r)) | first // empty)) as $w |
 	{
-	  verdict: (if $v then "VULNERABLE" elif $i then "INCONCLUSIVE" else "SURVIVED" end),
-	  signature: (if $v then ($v | tag) + $v.signature
-	              elif $i then ($i | tag) + $i.signature
-	              else (.[0].signature) end),
+	  verdict: (if $odd then "INCONCLUSIVE" else $w.verdict end),
+	  signature: (if $odd then ($odd | tag) + "unknown verdict from parse: " + $odd.verdict
+	              elif $w.verdict == "SURVIVED" then .[0].signature
+	              else ($w | tag) + $w.signature end),
 	  seconds: (map(.seconds) | max),
 	  runs: (map(.runs) | add),
 	  tests: {passed: (map(.tests.passed) | add), failed: (map(.tests.failed) | add),
 	          skipped: (map(.tests.skipped) | add)},
-	  log: (if $v then $v.log elif $i then $i.log else .[0].log end),
+	  failed_tests: (reduce (.[].failed_tests // [] | .[]) as $t ([];
+	                 if any(.[]; . == $t) then . else . + [$t] end)),
+	  log: (if $odd then $odd.log else $w.log end),
 	  boots: map(del(.boot)),
 	  inputs: {kernel_sha256: $ksha, config_sha256: $csha, cmdlines: map(.cmdline),
 	           qemu_version: $qemu, cpu_model: "qemu64", accel: $accel, memory_mb: 256,

@@ -9,11 +9,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# fake qemu: FAKE_LOG is copied to the -serial file; FAKE_MODE says what next
+# fake qemu: FAKE_LOG is copied to the -serial file (FAKE_LOG_NX instead
+# on the noexec32=off boot, when set); FAKE_MODE says what next
 cat >"$tmp/qemu" <<'Q'
 #!/bin/sh
 [ "${1-}" = --version ] && { echo "QEMU emulator version 0.0-fake"; exit 0; }
 printf '%s\n' "$*" >"$FAKE_ARGS"
+case $* in *noexec32=off*) FAKE_LOG=${FAKE_LOG_NX:-${FAKE_LOG-}} ;; esac
 while [ $# -gt 0 ]; do
 	case $1 in -serial) serial=${2#file:}; shift ;; esac
 	shift
@@ -81,4 +83,30 @@ line=$(FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv
 t_check "two boots, both clean: SURVIVED" sh -c "printf '%s' '$line' | grep -q '^SURVIVED '"
 t_check "two boots recorded, noexec32=off the second" jq -e \
 	'(.boots | length) == 2 and (.inputs.cmdlines[1] | test("noexec32=off"))' "$o/boot.json"
+t_check "both clean: failed_tests empty" jq -e '.failed_tests == [] and .tests.failed == 0' "$o/boot.json"
+
+# Merging two boots (testvm/README.md "Verdicts"): VULNERABLE over
+# INCONCLUSIVE over REGRESSED over SURVIVED; failing tests of every boot.
+merge() { # merge <log of boot 1> <log of boot 2>: the one line
+	FAKE_MODE=exit FAKE_LOG="$fx/$1" FAKE_LOG_NX="$fx/$2" TESTVM_OUT="$tmp/tv" \
+		sh "$root/testvm/verify-kernel.sh" "$tmp/bzImage" "$o" 2>&1
+}
+rie='regress: noexec32=off: 32-bit process has READ_IMPLIES_EXEC (1252f238db48)'
+line=$(merge survived-debian-6.1.log regressed-derived-noexec32-off-no-rie.log)
+t_check "SURVIVED + REGRESSED: REGRESSED, signature of the failing boot" sh -c \
+	"printf '%s' '$line' | grep -q '^REGRESSED .*\\[noexec32=off\\] regression tests failed: test 7 '"
+t_check "boot.json names the failing test" jq -e --arg t "$rie" \
+	'.verdict == "REGRESSED" and .failed_tests == [$t] and .tests.failed == 1' "$o/boot.json"
+line=$(merge regressed-v2.6.32-mutant-g-aout-leak.log vulnerable-v2.6.32-noexec32-off-state.log)
+t_check "REGRESSED + VULNERABLE: VULNERABLE (state checks fail; regressions do not change it)" sh -c \
+	"printf '%s' '$line' | grep -q '^VULNERABLE .*state checks failed'"
+t_check "boot.json: failing tests of both boots, each once" jq -e '
+	(.failed_tests | length) == 4 and (.failed_tests[0] | startswith("regress: ia32 a.out whose text"))
+	and (.failed_tests[1:] | all(startswith("cve-state:")))' "$o/boot.json"
+line=$(merge regressed-v2.6.32-mutant-g-aout-leak.log inconclusive-truncated-tap.log)
+t_check "REGRESSED + INCONCLUSIVE: INCONCLUSIVE" sh -c "printf '%s' '$line' | grep -q '^INCONCLUSIVE .*truncated TAP'"
+line=$(merge regressed-derived-noexec32-off-no-rie.log regressed-v2.6.32-mutant-g-aout-leak.log)
+t_check "REGRESSED + REGRESSED: REGRESSED, the first boot's signature, both boots' tests" sh -c "
+	printf '%s' '$line' | grep -q '^REGRESSED .*\\[default\\] regression tests failed: test 7 ' &&
+	jq -e '(.failed_tests | length) == 2' '$o/boot.json'"
 t_done

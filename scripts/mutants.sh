@@ -1,10 +1,17 @@
 #!/bin/sh
 # mutants.sh [BRANCH]: take each x86-relevant patch (A, C, D, F, G, and the
 # ptrace hardening H) out of BRANCH's series in turn, build that kernel,
-# verify it blind, and print a table: patch -> what caught its absence
-# (VULNERABLE, the regression tests that failed, or INCONCLUSIVE when the
-# kernel cannot even pass the control phase).  A mutant that comes out
-# SURVIVED with every test passing is a hole in the suite: exit status 1.
+# verify it blind, and print a table: patch -> what caught its absence.
+# Verdicts as defined in testvm/README.md ("## Verdicts"):
+#   VULNERABLE    caught by a state check or a crash
+#   REGRESSED     caught by the regression tests it names
+#   INCONCLUSIVE  not accepted as fixed (the control phase, say)
+#   SURVIVED      nothing caught it: a hole in the suite, exit status 1
+# (a verification VM that could not run is an error: exit 1 too).
+#
+# Each mutant's record goes to $OUT/<b>/result.json under .mutants.<L>
+# with its verdict, failing tests, measured_at (UTC) and kit_commit, so
+# the report is made from what was measured, never from an earlier report.
 #
 # Mutants break the ordering rule on purpose (A without D, ...), so their
 # builds run with KIT_ALLOW_MISORDER=1; the kit's own series never do.
@@ -23,51 +30,76 @@ id_of() {
 	*) die 2 "unknown mutant letter '$1' (A C D F G H)" ;;
 	esac
 }
-rows=$(mktemp)
+for L in $letters; do id_of "$L" >/dev/null; done	# a bad letter stops before any build
+kit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit=unknown
+rows=$(mktemp) || die 1 "cannot create a temp file"
+trap 'rm -f "$rows"' EXIT
 holes=0
-for L in $letters; do
-	id=$(id_of "$L")
+
+# record <L> <patch dropped> <verdict> <caught by> [<dependent> [<failed tests, ;-separated>]]
+record() {
+	printf '%s\t%s\t%s\t%s\n' "$1" "$(id_of "$1")" "$3" "$4" >>"$rows"
+	[ "$2" != - ] || return 0
+	result_update "$result" --arg L "$1" --arg p "$2" --arg v "$3" --arg c "$4" \
+		--arg dep "${5-}" --arg f "${6-}" --arg at "$(date -u +%FT%TZ)" --arg kit "$kit" \
+		'.mutants[$L] = {dropped: $p, also_left_out: $dep, verdict: $v, caught_by: $c,
+		   failed_tests: ($f | if . == "" then [] else split(";") end),
+		   measured_at: $at, kit_commit: $kit}'
+}
+
+# run_mutant <L>: build and verify the series without L's patch
+run_mutant() {
+	id=$(id_of "$1")
 	drop=
 	for p in $(grep -v '^#' "$series"); do
 		grep -q "^commit $id" "$KIT_ROOT/backports/$BRANCH/$p" && drop=$p
 	done
-	if [ -z "$drop" ]; then
-		printf '%s\t%s\t-\tnot in the series\n' "$L" "$id" >>"$rows"; continue
-	fi
-	kind=mutant-$(echo "$L" | tr 'A-Z' 'a-z')
+	[ -n "$drop" ] || { record "$1" - - "not in the series"; return 0; }
+	kind=mutant-$(echo "$1" | tr 'A-Z' 'a-z')
 	sdir=$OUT/$BRANCH/$kind.series
-	rm -rf "$sdir"; mkdir -p "$sdir"
+	rm -rf "$sdir"; mkdir -p "$sdir" || die 1 "cannot create $sdir"
 	for p in $(grep -v '^#' "$series"); do
 		[ "$p" = "$drop" ] && continue
-		cp "$KIT_ROOT/backports/$BRANCH/$p" "$sdir/"; echo "$p" >>"$sdir/series"
+		cp "$KIT_ROOT/backports/$BRANCH/$p" "$sdir/" || die 1 "cannot copy $p to $sdir"
+		echo "$p" >>"$sdir/series"
 	done
-	progress "$BRANCH" mutant "$L: without $drop"
+	progress "$BRANCH" mutant "$1: without $drop"
 	if ! KIT_ALLOW_MISORDER=1 SERIES_DIR=$sdir sh "$KIT_ROOT/scripts/build.sh" "$kind" "$BRANCH"; then
-		printf '%s\t%s\tBUILD FAILED\t(the series does not build without it)\n' "$L" "$id" >>"$rows"; continue
+		record "$1" "$drop" "BUILD FAILED" "(the series does not build without it)"; return 0
 	fi
 	vdir=$OUT/$BRANCH/$kind/verify
-	sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/src/arch/x86/boot/bzImage" "$vdir" >/dev/null ||
-		{ printf '%s\t%s\tERROR\tverification VM failed\n' "$L" "$id" >>"$rows"; holes=$((holes + 1)); continue; }
-	v=$(jq -r .verdict "$vdir/boot.json")
-	dep=$(cat "$OUT/$BRANCH/$kind/skipped-patches" 2>/dev/null | sed 's/\.patch$//' | paste -sd, -)
-	failed=$(cat "$vdir"/boot-*.log 2>/dev/null | sed -n 's/^not ok [0-9]* - \([^#]*\).*/\1/p' | sed 's/ *$//' | sort -u | paste -sd';' -)
+	if ! sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/src/arch/x86/boot/bzImage" "$vdir" >/dev/null; then
+		record "$1" "$drop" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0
+	fi
+	judge_mutant "$1" "$drop" "$OUT/$BRANCH/$kind" "$vdir/boot.json"
+}
+
+# judge_mutant <L> <dropped> <build dir> <boot.json>: what caught it
+judge_mutant() {
+	v=$(jq -r .verdict "$4") || die 1 "cannot read $4"
+	sig=$(jq -r .signature "$4")
+	failed=$(jq -r '.failed_tests // [] | join(";")' "$4") || die 1 "cannot read $4"
+	dep=$(sed 's/\.patch$//' "$3/skipped-patches" 2>/dev/null | paste -sd, -)
 	case $v in
-	VULNERABLE) caught="VULNERABLE: $(jq -r .signature "$vdir/boot.json" | cut -c1-80)" ;;
-	SURVIVED) if [ -n "$failed" ]; then caught="failing tests: $failed"; else caught="NOTHING (hole in the suite)"; holes=$((holes + 1)); fi ;;
-	# INCONCLUSIVE is never a pass: the kernel without the patch cannot even
-	# run the control phase (basic 32/64-bit execs and core dumps), so the
-	# verifier refuses to call it fixed.  That is a catch, by the control
+	VULNERABLE) caught="VULNERABLE: $(printf '%s' "$sig" | cut -c1-80)" ;;
+	REGRESSED) caught="failing tests: $failed" ;;
+	# INCONCLUSIVE is never a pass: the kernel without the patch cannot
+	# even run the control phase (basic 32/64-bit execs and core dumps),
+	# so the verifier refuses to call it fixed.  A catch, by the control
 	# phase rather than by a CVE check, and the table says so.
-	*) caught="INCONCLUSIVE (not accepted as fixed): $(jq -r .signature "$vdir/boot.json" | cut -c1-90)" ;;
+	INCONCLUSIVE) caught="INCONCLUSIVE (not accepted as fixed): $(printf '%s' "$sig" | cut -c1-90)" ;;
+	# SURVIVED means every test passed: nothing noticed the patch missing
+	*) caught="NOTHING (hole in the suite): $v${failed:+, failing tests: $failed}"; holes=$((holes + 1)) ;;
 	esac
-	[ "$v" = SURVIVED ] || [ -z "$failed" ] || caught="$caught; failing tests: $failed"
+	case $v in VULNERABLE|INCONCLUSIVE) [ -z "$failed" ] || caught="$caught; failing tests: $failed" ;; esac
 	[ -z "$dep" ] || caught="$caught [also left out, dependent: $dep]"
-	printf '%s\t%s\t%s\t%s\n' "$L" "$id" "$v" "$caught" >>"$rows"
-	result_update "$result" --arg L "$L" --arg p "$drop" --arg v "$v" --arg c "$caught" --arg dep "$dep" \
-		'.mutants[$L] = {dropped: $p, also_left_out: $dep, verdict: $v, caught_by: $c}'
+	record "$1" "$2" "$v" "$caught" "$dep" "$failed"
+}
+
+for L in $letters; do
+	run_mutant "$L"
 done
 echo
 printf '%-3s %-13s %-13s %s\n' "" upstream verdict "what caught it"
 while IFS='	' read -r L id v c; do printf '%-3s %-13s %-13s %s\n' "$L" "$id" "$v" "$c"; done <"$rows"
-rm -f "$rows"
 [ $holes -eq 0 ] || { echo "mutants: $holes mutant(s) not caught; add a test that fails without them" >&2; exit 1; }

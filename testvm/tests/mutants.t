@@ -1,0 +1,73 @@
+#!/bin/sh
+# scripts/mutants.sh reads the verifier's verdicts (testvm/README.md,
+# "## Verdicts"): VULNERABLE, REGRESSED (with its failing tests) and
+# INCONCLUSIVE are catches, SURVIVED is the one hole (exit 1).  No kernel:
+# a copy of the kit whose build.sh only makes an empty bzImage, and whose
+# verify-kernel.sh runs the real one with a stand-in QEMU that replays a
+# recorded serial log (testvm/fixtures) per mutant.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=ci/tap.sh
+. "$root/ci/tap.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fx=$root/testvm/fixtures
+k=$tmp/kit
+mkdir -p "$k/scripts" "$k/branches" "$k/backports" "$k/testvm" || exit 1
+cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$k/scripts/" &&
+	cp "$root/branches/v2.6.32.conf" "$k/branches/" &&
+	cp -R "$root/backports/v2.6.32" "$k/backports/" || { t_fail "copy the kit"; t_done; exit 1; }
+cat >"$k/scripts/build.sh" <<'B'
+#!/bin/sh
+# stand-in build: build.sh <kind> <branch>
+mkdir -p "$OUT/$2/$1/src/arch/x86/boot" && : >"$OUT/$2/$1/src/arch/x86/boot/bzImage"
+B
+# stand-in verifier: the real one, its QEMU replaying MUTANT_LOG_<letter>
+cat >"$k/testvm/verify-kernel.sh" <<'V'
+#!/bin/sh
+case $1 in */mutant-*) l=${1#*/mutant-}; l=${l%%/*} ;; esac
+eval "FAKE_LOG=\${MUTANT_LOG_$l:?no log for mutant $l}"
+export FAKE_LOG
+exec sh "$REAL_TESTVM/verify-kernel.sh" "$@"
+V
+cat >"$tmp/qemu" <<'Q'
+#!/bin/sh
+[ "${1-}" = --version ] && { echo "QEMU emulator version 0.0-fake"; exit 0; }
+while [ $# -gt 0 ]; do case $1 in -serial) serial=${2#file:}; shift ;; esac; shift; done
+tail -n +2 "$FAKE_LOG" >"$serial"
+Q
+chmod +x "$tmp/qemu"
+(cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) ||
+	{ t_fail "a git repo for the kit copy"; t_done; exit 1; }
+export KIT_ROOT="$k" OUT="$tmp/out" KIT_CONFIG="$tmp/none" QEMU="$tmp/qemu" \
+	REAL_TESTVM="$root/testvm" TESTVM_OUT="$tmp/tv" KIT_BOOTS=default
+export MUTANT_LOG_a="$fx/vulnerable-v2.6.32-noexec32-off-state.log" \
+	MUTANT_LOG_c="$fx/inconclusive-oops-in-control.log" \
+	MUTANT_LOG_d="$fx/regressed-derived-noexec32-off-no-rie.log" \
+	MUTANT_LOG_f="$fx/survived-debian-6.1.log" \
+	MUTANT_LOG_g="$fx/regressed-v2.6.32-mutant-g-aout-leak.log"
+r=$OUT/v2.6.32/result.json
+
+MUTANTS="A C D G" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o1" 2>"$tmp/e1"; rc=$?
+t_check "every mutant caught (VULNERABLE, INCONCLUSIVE, REGRESSED): exit 0" test "$rc" = 0
+t_check "table: G caught by its failing test" grep -q \
+	'^G *318f6b228ba8 *REGRESSED *failing tests: regress: ia32 a.out whose text cannot be mapped' "$tmp/o1"
+t_check "result.json: G is REGRESSED with its failing test named" jq -e '.mutants.G |
+	.verdict == "REGRESSED" and (.failed_tests == ["regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) is killed and leaks no memory (318f6b228ba8)"])' "$r"
+t_check "result.json: every record has measured_at (UTC) and the kit commit" jq -e --arg kit \
+	"$(git -C "$k" describe --always --dirty)" '[.mutants[]] | length == 4 and
+	all(.measured_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")) and all(.kit_commit == $kit)' "$r"
+t_check "result.json: A VULNERABLE, C INCONCLUSIVE" jq -e \
+	'.mutants.A.verdict == "VULNERABLE" and .mutants.C.verdict == "INCONCLUSIVE"' "$r"
+
+MUTANTS="F" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o2" 2>"$tmp/e2"; rc=$?
+t_check "a mutant that comes out SURVIVED, every test passing: exit 1, named a hole" sh -c "
+	test $rc = 1 && grep -q '^F .*SURVIVED *NOTHING (hole in the suite)' '$tmp/o2' &&
+	grep -q 'not caught' '$tmp/e2'"
+t_check "result.json keeps the earlier records beside F's" jq -e \
+	'.mutants.F.verdict == "SURVIVED" and .mutants.G.verdict == "REGRESSED"' "$r"
+MUTANTS="A Q" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o3" 2>"$tmp/e3"; rc=$?
+t_check "an unknown letter: exit 2 before any build, one line naming it" sh -c "
+	test $rc = 2 && test \$(wc -l <'$tmp/e3') = 1 && grep -q \"unknown mutant letter 'Q'\" '$tmp/e3' &&
+	! grep -q . '$tmp/o3'"
+t_done

@@ -154,7 +154,8 @@ static inline int kit_getval(const char *s, ulong n, const char *key,
 	unsigned long long v = 0;
 	int neg = 0, any = 0;
 
-	if (kl + 2 > sizeof(k))
+	/* ' ' + key + '=' + NUL: kl + 3 bytes, the NUL included */
+	if (kl + 3 > sizeof(k))
 		return 0;
 	k[0] = ' ';
 	for (i = 0; i < kl; i++)

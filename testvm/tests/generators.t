@@ -66,4 +66,24 @@ b=$tmp/b
 make -s -C "$root/testvm" OUT="$b" all >"$tmp/build2.log" 2>&1
 t_check "image: same inputs, same bytes (two builds)" cmp "$o/initramfs.cpio" "$b/initramfs.cpio"
 t_check "image: sha256 recorded" sh -c "cd '$o' && sha256sum -c --quiet initramfs.sha256"
+
+# mkcpio's failures: exit 1 with one line naming the file, the previous
+# image kept, nothing half-written left.  A full disk is a file size limit
+# (SIGXFSZ ignored, so write() says EFBIG), as a user's quota would be.
+old_image() { echo old >"$tmp/x.cpio"; }
+kept() { test "$(cat "$tmp/x.cpio")" = old && test "$(ls "$tmp" | grep -c '^x\.cpio')" = 1; }
+old_image
+(trap '' XFSZ; ulimit -f 16; exec "$o/mkcpio" "$root/testvm/initramfs.list" "$o" "$tmp/x.cpio") 2>"$tmp/err"
+rc=$?
+t_check "mkcpio, disk full: exit 1, one line, old image kept, no temp file left" sh -c "
+	test $rc = 1 && test \$(wc -l <'$tmp/err') = 1 &&
+	grep -q '^mkcpio: error: cannot write $tmp/x.cpio: ' '$tmp/err' && $(kept && echo true || echo false)"
+old_image
+"$o/mkcpio" "$root/testvm/initramfs.list" "$tmp/nowhere" "$tmp/x.cpio" 2>"$tmp/err"; rc=$?
+t_check "mkcpio, an input missing: exit 1 naming list line and file, old image kept" sh -c "
+	test $rc = 1 && grep -q 'initramfs.list:[0-9]*: cannot read $tmp/nowhere/' '$tmp/err' &&
+	$(kept && echo true || echo false)"
+"$o/mkcpio" "$root/testvm/initramfs.list" "$o" "$tmp/x.cpio" 2>"$tmp/err"; rc=$?
+t_check "mkcpio over an old image: replaced, same bytes as the build's" sh -c \
+	"test $rc = 0 && cmp '$tmp/x.cpio' '$o/initramfs.cpio' && test \$(ls '$tmp' | grep -c '^x\.cpio') = 1"
 t_done

@@ -14,8 +14,16 @@ if ! make -s -C "$root/cross/objdiff" O="$t" >build.log 2>&1; then
 	t_fail "objdiff builds with the host cc" "$(tail -3 build.log)"
 	t_done; exit 1
 fi
-t_ok "objdiff builds with the host cc (-Wall -Wextra)"
+[ ! -s build.log ] && t_ok "objdiff builds with the host cc, -Wall -Wextra clean" ||
+	t_fail "objdiff builds with the host cc, -Wall -Wextra clean" "$(head -5 build.log)"
 OD=$t/objdiff
+# the same source with every function's hash forced to collide: equality
+# must come from the bytes and relocations, not from the hash
+mkdir -p collide
+make -s -C "$root/cross/objdiff" O="$t/collide" \
+	CFLAGS="-O2 -Wall -Wextra -std=c99 -D_POSIX_C_SOURCE=200809L -DOBJDIFF_TEST_COLLIDE" >collide.log 2>&1 ||
+	t_fail "objdiff builds with colliding hashes" "$(tail -3 collide.log)"
+ODC=$t/collide/objdiff
 CFLAGS="-O2 -fno-pie -fno-inline -ffunction-sections -fdata-sections"
 
 # A "kernel file" with a loader, a helper, strings and a static table.
@@ -51,6 +59,11 @@ for f in base good wrong miss added line1 line2; do
 done
 
 t_check "identical objects: no difference" sh -c "[ -z \"\$($OD base.o base.o)\" ]"
+out=$($ODC -l base.o | awk '{ print $3 }' | sort -u)
+[ "$out" = 0000000000000000 ] && [ "$($ODC base.o good.o)" = "changed load_binary" ] &&
+	[ -z "$($ODC base.o base.o)" ] && [ "$($ODC base.o wrong.o | wc -l)" = 2 ] &&
+	t_ok "every hash equal: changed functions still found, equal ones still equal (bytes compared)" ||
+	t_fail "every hash equal: changes found from the bytes" "hashes: $out; base/good: $($ODC base.o good.o)"
 cc $CFLAGS -c base.c -o base2.o
 t_check "two builds of one source: no difference" sh -c "[ -z \"\$($OD base.o base2.o)\" ]"
 out=$($OD good.o base.o >/dev/null; $OD base.o good.o)

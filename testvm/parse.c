@@ -19,11 +19,19 @@
  * a single kernel function name.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAXT 256
+
+/* An input that cannot be read is bad input: one line, exit 2. */
+static void unreadable(const char *path, const char *what)
+{
+	fprintf(stderr, "parse: error: cannot read %s %s: %s\n", what, path, strerror(errno));
+	exit(2);
+}
 
 /* Out of memory is a failed step, not bad input: exit 1, and say so. */
 static void *xrealloc(void *p, size_t n)
@@ -64,10 +72,8 @@ static void load_map(const char *path)
 	unsigned long long a;
 	size_t cap = 0;
 
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
+	if (!f)
+		unreadable(path, "the System.map");
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "%llx %c %63s", &a, &t, name) == 3 && (t == 't' || t == 'T')) {
 			if (nsyms == cap) {
@@ -122,10 +128,8 @@ static void read_log(const char *path)
 	char *buf = NULL, *p, *s;
 	int c, cap_l = 0;
 
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
+	if (!f)
+		unreadable(path, "the serial log");
 	while ((c = fgetc(f)) != EOF) {
 		if (len + 2 > cap) {
 			cap = cap ? cap * 2 : 65536;
@@ -135,10 +139,8 @@ static void read_log(const char *path)
 		if (c == '\n' || c == '\t' || (c >= 32 && c != 127) || c >= 128)
 			buf[len++] = (char)c;
 	}
-	if (ferror(f)) {
-		perror(path);	/* a half-read log must not get a verdict */
-		exit(2);
-	}
+	if (ferror(f))
+		unreadable(path, "the serial log");	/* a half-read log gets no verdict */
 	fclose(f);
 	if (!buf)
 		buf = xrealloc(NULL, 1);

@@ -110,5 +110,17 @@ t_check "mutant-g log: REGRESSED, exactly one failed test, named: the a.out leak
 	.verdict == "REGRESSED" and .tests.failed == 1 and (.failed_tests | length) == 1 and
 	(.failed_tests[0] | startswith("regress: ia32 a.out whose text cannot be mapped"))' "$tmp/mg.json"
 t_check "bad usage exits 2" sh -c "'$parse' --bogus; test \$? -eq 2"
-t_check "unreadable log exits 2, names it" sh -c "'$parse' '$tmp/nope.log' 2>&1 >/dev/null | grep -q nope.log"
+"$parse" "$tmp/nope.log" >"$tmp/po" 2>"$tmp/err"; rc=$?
+t_check "missing log: exit 2, one line naming it, no verdict" sh -c "test $rc = 2 &&
+	grep -qx 'parse: error: cannot read the serial log $tmp/nope.log: No such file or directory' '$tmp/err' &&
+	test \$(wc -l <'$tmp/err') = 1 && ! test -s '$tmp/po'"
+"$parse" "$tmp" >"$tmp/po" 2>"$tmp/err"; rc=$?
+t_check "a folder as the log (a read error): exit 2, no verdict" sh -c \
+	"test $rc = 2 && grep -q 'cannot read the serial log' '$tmp/err' && ! test -s '$tmp/po'"
+# out of memory: a 48 MB log under a 40 MB address-space limit
+head -c 48000000 /dev/zero | tr '\0' a >"$tmp/big.log"
+(ulimit -v 40000 && exec "$parse" "$tmp/big.log") >"$tmp/po" 2>"$tmp/err"; rc=$?
+t_check "out of memory: exit 1, 'parse: error: out of memory', no verdict" sh -c \
+	"test $rc = 1 && grep -qx 'parse: error: out of memory' '$tmp/err' && ! test -s '$tmp/po'"
+rm -f "$tmp/big.log"
 t_done

@@ -3,8 +3,10 @@
 
 SHELL := /bin/sh
 BRANCH ?=
-OUT ?= $(CURDIR)/out
-export OUT BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
+# OUT has no default here: given on the command line or in the environment
+# it reaches the scripts as it is; otherwise scripts/lib.sh takes the
+# config file's OUT, else ./out (a default here would hide the file's).
+export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
 	series series-all mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
@@ -22,6 +24,7 @@ help:
 	@echo '  make verify BRANCH=b     build what is missing, boot in QEMU, give verdicts'
 	@echo '  make verify-all          every reachable branch; table at the end'
 	@echo '  make series BRANCH=b     regenerate backports/b/ from cocci/ rules and hand hunks'
+	@echo '                           (TREE=<dir>: a series for that tree in $$(OUT)/<name>/tree-series/)'
 	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
 	@echo '  make cross BRANCH=b      cross-compile every patched loader, unpatched and patched;'
 	@echo '                           warnings and per-patch function diff (cross-all: all branches;'
@@ -37,7 +40,7 @@ help:
 	@echo '  make e2e                 end-to-end runs only'
 	@echo '  make testvm              build the guest programs and image'
 	@echo '  make report              render docs/results.md from out/*/result.json'
-	@echo '  make clean               remove $$(OUT)'
+	@echo '  make clean               remove $$(OUT), exactly that folder (refuses /, $$HOME, the repository)'
 	@echo
 	@echo 'Variables:'
 	@echo '  BRANCH=<name>    target branch: $(notdir $(basename $(wildcard branches/*.conf)))'
@@ -45,9 +48,11 @@ help:
 	@echo '  NAME=<name>      output folder name for TREE= (default: the folder name)'
 	@echo '  KERNEL_GIT=<url or path>  git source of the 2.6 trees (default: kernel.org)'
 	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/cve-2010-0307-kit)'
-	@echo '  OUT=<dir>        output root (default: ./out)'
+	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'
 	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
-	@echo '  Settings may also live in ~/.config/cve-2010-0307-kit/config (KEY=value lines).'
+	@echo '  Settings may also live in ~/.config/cve-2010-0307-kit/config (KIT_CONFIG=<file>):'
+	@echo '  KEY=value lines for KERNEL_GIT KIT_CACHE OUT JOBS, read as data, never run;'
+	@echo '  the command line and the environment win over the file.'
 
 deps:
 	@sh scripts/deps.sh
@@ -103,10 +108,10 @@ cross-all: cross-deps
 	@sh scripts/cross-all.sh
 
 testvm:
-	@$(MAKE) -C testvm OUT=$(OUT)/testvm
+	@KIT_ROOT=$(CURDIR) sh -c '. scripts/lib.sh && exec $(MAKE) -C testvm OUT="$$OUT/testvm"'
 
 clean:
-	chmod -R u+w $(OUT) 2>/dev/null; rm -rf $(OUT)
+	@sh scripts/clean.sh
 
 report:
 	@sh scripts/report.sh

@@ -8,25 +8,6 @@
 KIT_ROOT=${KIT_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 KIT_NAME=cve-2010-0307-kit
 
-# The kit's own configuration file (outside the repo; never committed).
-# It may set KERNEL_GIT, KIT_CACHE, OUT, JOBS.  The environment wins.
-KIT_CONFIG=${KIT_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/$KIT_NAME/config}
-if [ -r "$KIT_CONFIG" ]; then
-	_kg=${KERNEL_GIT-}; _kc=${KIT_CACHE-}; _out=${OUT-}
-	# shellcheck disable=SC1090
-	. "$KIT_CONFIG"
-	[ -n "$_kg" ] && KERNEL_GIT=$_kg
-	[ -n "$_kc" ] && KIT_CACHE=$_kc
-	[ -n "$_out" ] && OUT=$_out
-fi
-
-KERNEL_GIT_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
-KERNEL_GIT=${KERNEL_GIT:-$KERNEL_GIT_DEFAULT}
-KIT_CACHE=${KIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/$KIT_NAME}
-OUT=${OUT:-$KIT_ROOT/out}
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-export KERNEL_GIT KIT_CACHE OUT JOBS KIT_ROOT
-
 KIT_T0=${KIT_T0:-$(date +%s)}
 export KIT_T0
 
@@ -49,6 +30,101 @@ progress() {
 	printf '[%s] %-10s %s (%s)\n' "$_b" "$_s" "$*" "$(elapsed)" >&2
 }
 
+# The kit's own configuration file (outside the repo; never committed), e.g.
+#
+#   # where the 2.6 trees come from
+#   KERNEL_GIT=/srv/git/linux.git
+#   OUT="/scratch/kit-out"
+#
+# It is data, never run: KEY=value lines for KERNEL_GIT, KIT_CACHE, OUT and
+# JOBS, '#' comment lines and blank lines.  A value is taken as written: one
+# pair of surrounding quotes is dropped and nothing is expanded; a value
+# that asks for expansion ($VAR, $(...), `...`, a leading ~) is refused,
+# not kept as a surprising literal folder name.  OUT and KIT_CACHE must be
+# absolute paths.  For every key, a non-empty setting in the environment
+# (or on make's command line) wins over the file, and the file wins over
+# the defaults.  A line that is anything else stops every kit command with
+# the file, the line number and the fix (exit 2).  KIT_CONFIG=<file> reads
+# another file; a file that does not exist is no configuration.
+KIT_CONFIG=${KIT_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/$KIT_NAME/config}
+_kit_cr=$(printf '\r')
+
+# _kit_trim TEXT: TEXT without leading and trailing blanks, in _t.
+_kit_trim() {
+	_t=$1
+	while :; do case $_t in [" 	$_kit_cr"]*) _t=${_t#?} ;; *) break ;; esac; done
+	while :; do case $_t in *[" 	$_kit_cr"]) _t=${_t%?} ;; *) break ;; esac; done
+}
+
+_kit_config_bad() {
+	# _kit_config_bad <line number> <what is wrong and the fix>
+	die 2 "$KIT_CONFIG line $1: $2"
+}
+_kit_config_form="the file is data, not shell: write KEY=value (KEY one of KERNEL_GIT KIT_CACHE OUT JOBS), a '#' comment or a blank line"
+
+# _kit_config_line <n> <text>: one line of the file into _cfg_<key>.
+_kit_config_line() {
+	_kit_trim "$2"
+	case $_t in '' | '#'*) return 0 ;; esac
+	case $_t in *=*) ;; *) _kit_config_bad "$1" "'$(printf '%.60s' "$_t")' is not KEY=value; $_kit_config_form" ;; esac
+	_cfl=$_t
+	_kit_trim "${_cfl%%=*}"; _cfk=$_t
+	_kit_trim "${_cfl#*=}"; _cfv=$_t
+	case $_cfv in \"*\" | \'*\') _cfv=${_cfv#?}; _cfv=${_cfv%?} ;; esac
+	case $_cfv in
+	*[\"\']*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing (no comment after it)" ;;
+	*'$'* | *'`'* | '~'*) _kit_config_bad "$1" "$_cfk='$_cfv' asks for expansion, which this file never does; write the value out in full" ;;
+	esac
+	case $_cfk in
+	OUT | KIT_CACHE) case $_cfv in '' | /*) ;; *)
+		_kit_config_bad "$1" "$_cfk='$_cfv' is a relative path; write it from /" ;; esac ;;
+	esac
+	case $_cfk in
+	KERNEL_GIT) _cfg_kg=$_cfv ;;
+	KIT_CACHE) _cfg_kc=$_cfv ;;
+	OUT) _cfg_out=$_cfv ;;
+	JOBS) _cfg_jobs=$_cfv _cfg_jobs_at="$KIT_CONFIG line $1" ;;
+	*) _kit_config_bad "$1" "unknown key '$(printf '%.40s' "$_cfk")'; $_kit_config_form" ;;
+	esac
+}
+
+_kit_read_config() {
+	_cfg_kg= _cfg_kc= _cfg_out= _cfg_jobs= _cfg_jobs_at=
+	[ -e "$KIT_CONFIG" ] || return 0
+	[ -f "$KIT_CONFIG" ] && [ -r "$KIT_CONFIG" ] ||
+		die 2 "KIT_CONFIG=$KIT_CONFIG is not a readable file; fix its permissions, or point KIT_CONFIG at the kit's KEY=value file"
+	_cfn=0
+	while IFS= read -r _cfr || [ -n "$_cfr" ]; do
+		_cfn=$((_cfn + 1))
+		_kit_config_line "$_cfn" "$_cfr"
+	done <"$KIT_CONFIG"
+}
+_kit_read_config
+
+# A kernel source named by the user (environment or file): an unreachable
+# 2.6 branch is then a failure, not a SKIP (source_configured).  Decided
+# once, by the first kit script, and inherited: its children see the
+# default KERNEL_GIT exported and must not take it for the user's choice.
+if [ -z "${KIT_SOURCE_CONFIGURED:-}" ]; then
+	KIT_SOURCE_CONFIGURED=0
+	[ -z "${KERNEL_GIT:-}$_cfg_kg" ] || KIT_SOURCE_CONFIGURED=1
+fi
+_kit_jobs_from="from the environment"
+[ -n "${JOBS:-}" ] || _kit_jobs_from="from $_cfg_jobs_at"
+
+KERNEL_GIT_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
+KERNEL_GIT=${KERNEL_GIT:-${_cfg_kg:-$KERNEL_GIT_DEFAULT}}
+KIT_CACHE=${KIT_CACHE:-${_cfg_kc:-${XDG_CACHE_HOME:-$HOME/.cache}/$KIT_NAME}}
+OUT=${OUT:-${_cfg_out:-$KIT_ROOT/out}}
+# Scripts cd into trees and pass OUT on: one absolute path for all of them.
+case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac
+JOBS=${JOBS:-$_cfg_jobs}
+case $JOBS in
+'') JOBS=$(nproc 2>/dev/null || echo 2) ;;
+*[!0-9]* | 0*) die 2 "JOBS='$JOBS' ($_kit_jobs_from) is not a positive whole number; set JOBS=<n>, e.g. JOBS=2" ;;
+esac
+export KERNEL_GIT KIT_CACHE OUT JOBS KIT_ROOT KIT_SOURCE_CONFIGURED
+
 # rmtree DIR...: remove scratch folders from an EXIT trap. Never fails: under
 # set -e a failing command in an EXIT trap turns a successful run's exit
 # status into 1 (dash), so a cleanup hiccup must not fail the work it follows.
@@ -64,10 +140,31 @@ need_cmd() {
 	done
 }
 
+# is_plain_name VALUE: VALUE is one harmless path component (letters,
+# digits, '.', '_', '-', starting with a letter or digit): never '/', '.',
+# '..', empty, or an option.
+is_plain_name() {
+	case $1 in
+	[A-Za-z0-9]*) case $1 in *[!A-Za-z0-9._-]*) return 1 ;; esac; return 0 ;;
+	esac
+	return 1
+}
+
+# check_name WHAT VALUE: refuse (exit 2) a NAME, BRANCH ... that is not a
+# plain name, before anything is read or written with it: $OUT/<name> and
+# branches/<name>.conf must stay where they are (NAME=../../tmp/x would
+# write outside OUT; BRANCH=../../x would source any *.conf).
+check_name() {
+	is_plain_name "$2" ||
+		die 2 "$1='$2' is not a plain name; use letters, digits, '.', '_' and '-' only, starting with a letter or digit (no '/')"
+}
+
 # Load a branch definition into BR_* variables.
 load_branch() {
 	_name=$1
 	[ -n "$_name" ] || die 2 "no branch given; set BRANCH=<name> (one of: $(list_branches | tr '\n' ' '))"
+	is_plain_name "$_name" ||
+		die 2 "BRANCH='$_name' is not a branch name; set BRANCH=<name>, one of: $(list_branches | tr '\n' ' ')"
 	_f=$KIT_ROOT/branches/$_name.conf
 	[ -r "$_f" ] || die 2 "unknown branch '$_name'; known branches: $(list_branches | tr '\n' ' ')(add branches/$_name.conf to define it)"
 	BR_NAME= BR_VERSION= BR_SOURCE= BR_COMMIT= BR_HOST_SERIES= BR_CONFIG= \

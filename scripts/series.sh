@@ -17,9 +17,28 @@
 #
 #   SERIES_OUT=<dir>   write there instead (make check compares it with
 #                      the committed series)
+#   TREE=<dir>         (make series TREE=) a series for a tree you have,
+#                      as `make build/verify TREE=` make it: the branch is
+#                      the tree's (detect.sh), the changes it already
+#                      carries are left out, and the series is written to
+#                      $OUT/<NAME>/tree-series/, never to backports/.
+#                      Exit 4: the tree carries every change.
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
+tree_mode=
+if [ -n "${TREE:-}" ] && [ -z "${SERIES_TREE:-}" ]; then
+	tree_mode=1
+	# The same branch and NAME rules as build.sh, checked before anything
+	# is read from the tree or written.
+	det=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE" ${BRANCH:+"$BRANCH"}) || exit $?
+	[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
+		die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
+	BRANCH=$det
+	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+	check_name NAME "$NAME"
+	SERIES_TREE=$TREE SERIES_OUT=$OUT/$NAME/tree-series
+fi
 load_branch "$BRANCH"
 need_cmd git patch spatch
 changes=$KIT_ROOT/backports/changes
@@ -37,6 +56,18 @@ fi
 dest=${SERIES_OUT:-$KIT_ROOT/backports/$BRANCH}
 work=$(mktemp -d "${TMPDIR:-/tmp}/series.$BRANCH.XXXXXX")
 trap 'rmtree "$work"' EXIT
+
+# A tree of its own: the changes it already carries are not made again;
+# one that carries them all needs no series, and one whose changes break
+# the ordering rule is refused as build.sh refuses it (plan-series.sh).
+present=
+if [ -n "${SERIES_TREE:-}" ]; then
+	state=$(sh "$KIT_ROOT/scripts/fix-state.sh" "$src") || exit $?
+	present=$(printf '%s\n' "$state" | awk '$3 == "present" { print $1 }')
+	printf '%s\n' "$state" | awk '$3 == "missing" { m = 1 } END { exit !m }' ||
+		die 4 "[$BRANCH] already fixed: $SERIES_TREE carries every change; no series to make"
+	[ -z "$tree_mode" ] || sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$work/plan" >/dev/null || exit $?
+fi
 progress "$BRANCH" series "scratch copy of $(basename "$src")"
 cp -a "$src/." "$work/tree"
 rm -f "$work/tree/.kit-verified"
@@ -71,10 +102,6 @@ where_failed() {
 }
 slug() { printf '%s' "$1" | tr 'A-Z' 'a-z' | sed "s/[^a-z0-9_]\{1,\}/-/g; s/^-//; s/-\$//"; }
 
-present=
-if [ -n "${SERIES_TREE:-}" ]; then
-	present=$(sh "$KIT_ROOT/scripts/fix-state.sh" "$src" | awk '$3 == "present" { print $1 }')
-fi
 n=0
 for c in $(grep -v '^#' "$changes/series"); do
 	d=$changes/$c

@@ -1,0 +1,62 @@
+#!/bin/sh
+# clean.sh: remove the output root OUT (make clean), and nothing else.
+#
+# OUT comes from the command line or the environment, else the config
+# file, else ./out (scripts/lib.sh).  It is removed as one quoted path, so
+# OUT='/tmp/a b' removes '/tmp/a b' and not /tmp/a and ./b.  Refused, with
+# nothing removed: an empty OUT (make clean OUT=), a symbolic link, the
+# root folder, a folder that is or holds your home, the kit's repository or
+# its cache, and a folder holding files the repository tracks.
+#
+#   exit 0 removed (or nothing there), 2 refused, 1 removal failed.
+set -eu
+# OUT= given but empty: a typo that, passed on unquoted, once made
+# `rm -rf` remove whatever came next.  Decided before lib.sh, which takes an
+# empty OUT for "not set".
+if [ "${OUT+set}" = set ] && [ -z "$OUT" ]; then
+	echo "${0##*/}: error: OUT is empty; give the output folder to remove (make clean OUT=<dir>), or leave OUT unset for ./out" >&2
+	exit 2
+fi
+. "$(dirname "$0")/lib.sh"
+
+# canon DIR: DIR with every symbolic link resolved; nothing if it is no
+# folder; fails if it is one that cannot be entered.
+canon() {
+	if [ -d "$1" ]; then (cd -P -- "$1" && pwd -P); fi
+}
+# within A B: A is B or lies below B.
+within() { case $1 in "$2" | "$2"/*) return 0 ;; esac; return 1; }
+
+out=$OUT
+while :; do case $out in */) [ "$out" = / ] && break; out=${out%/} ;; *) break ;; esac; done
+if [ -L "$out" ]; then
+	die 2 "OUT=$OUT is a symbolic link; give the folder itself, so that what is removed is what you named"
+fi
+if [ ! -e "$out" ]; then
+	echo "${0##*/}: $out does not exist; nothing to remove" >&2
+	exit 0
+fi
+[ -d "$out" ] || die 2 "OUT=$OUT is not a folder; the kit's output root is one, so nothing was removed"
+o=$(canon "$out") && [ -n "$o" ] || die 1 "cannot enter $OUT to check what it is; nothing was removed"
+[ "$o" != / ] || die 2 "OUT=$OUT is the root folder; set OUT to the kit's output folder"
+for what in "HOME:your home folder:${HOME:-}" "KIT_ROOT:the kit's repository:$KIT_ROOT" \
+	"KIT_CACHE:the kit's cache:$KIT_CACHE"; do
+	name=${what%%:*} rest=${what#*:}
+	label=${rest%%:*} path=${rest#*:}
+	[ -n "$path" ] || continue
+	p=$(canon "$path") || die 1 "cannot enter $path ($name) to check that OUT does not contain it; nothing was removed"
+	[ -n "$p" ] || continue
+	within "$p" "$o" && die 2 "OUT=$OUT is or contains $label ($name=$path); set OUT to the kit's output folder"
+done
+# Inside the repository, only what git does not track (./out is ignored):
+# OUT=./branches would otherwise remove the kit's own files.
+r=$(canon "$KIT_ROOT")
+if within "$o" "$r" && command -v git >/dev/null 2>&1 &&
+	[ -n "$(git -C "$r" ls-files -- "${o#"$r"/}" 2>/dev/null | head -1)" ]; then
+	die 2 "OUT=$OUT holds files of the kit's repository; set OUT to the kit's output folder"
+fi
+# Copies of the read-only exports need their write bit back before rm can
+# empty their folders; whatever chmod cannot change, rm reports.
+chmod -R u+w -- "$o" 2>/dev/null || :
+rm -rf -- "$o" || die 1 "could not remove all of $o; see the message above"
+echo "${0##*/}: removed $o" >&2

@@ -1,0 +1,117 @@
+#!/bin/sh
+# The kit's config file (~/.config/cve-2010-0307-kit/config, KIT_CONFIG=)
+# is read as data: KEY=value, comments, blank lines; nothing in it runs; a
+# bad line names the file, the line and the fix (exit 2); the environment
+# wins over it for every key; its OUT and JOBS take effect.
+. ci/tap.sh
+root=$(pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# probe: source lib.sh as every kit script does and print what it decided.
+cat >"$tmp/probe.sh" <<'EOF'
+. "$KIT_ROOT/scripts/lib.sh"
+printf 'KERNEL_GIT=%s\nKIT_CACHE=%s\nOUT=%s\nJOBS=%s\nCONFIGURED=%s\n' \
+	"$KERNEL_GIT" "$KIT_CACHE" "$OUT" "$JOBS" "$KIT_SOURCE_CONFIGURED"
+EOF
+# probe FILE [VAR=value...]: run the probe with only the settings given;
+# sets rc, out (stdout) and err (stderr).
+probe() {
+	_f=$1; shift
+	out=$(cd "$tmp" && env -u OUT -u JOBS -u KERNEL_GIT -u KIT_CACHE -u KIT_SOURCE_CONFIGURED \
+		KIT_ROOT="$root" KIT_CONFIG="$_f" "$@" sh "$tmp/probe.sh" 2>"$tmp/err")
+	rc=$?; err=$(cat "$tmp/err")
+}
+has() { printf '%s\n' "$out" | grep -qxF -- "$1"; }
+cfg() { printf '%s\n' "$@" >"$tmp/config"; }
+# refused NAME LINE PATTERN: exit 2, one line naming the file and LINE.
+refused() {
+	if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+		printf '%s' "$err" | grep -qF -- "$tmp/config line $2: " && printf '%s' "$err" | grep -q -- "$3"; then
+		t_ok "$1"
+	else t_fail "$1" "rc=$rc" "$err"; fi
+}
+
+cr=$(printf '\r')
+cfg '# the kit' '' '   # indented comment' 'KERNEL_GIT=/srv/git/linux.git' "KIT_CACHE = \"/srv/kit cache\"$cr" \
+	"OUT='/srv/kit out'" 'JOBS=3'
+probe "$tmp/config"
+if [ $rc -eq 0 ] && has 'KERNEL_GIT=/srv/git/linux.git' && has 'KIT_CACHE=/srv/kit cache' &&
+	has 'OUT=/srv/kit out' && has 'JOBS=3' && has 'CONFIGURED=1'; then
+	t_ok "KEY=value lines, comments, blank lines, quotes, blanks and CRLF are read"
+else t_fail "KEY=value lines, comments, blank lines, quotes, blanks and CRLF are read" "rc=$rc" "$out" "$err"; fi
+
+probe "$tmp/config" OUT=/env/out JOBS=7 KERNEL_GIT=/env/git KIT_CACHE=/env/cache
+if [ $rc -eq 0 ] && has 'OUT=/env/out' && has 'JOBS=7' && has 'KERNEL_GIT=/env/git' && has 'KIT_CACHE=/env/cache'; then
+	t_ok "the environment beats the file for OUT, JOBS, KERNEL_GIT and KIT_CACHE"
+else t_fail "the environment beats the file for OUT, JOBS, KERNEL_GIT and KIT_CACHE" "$out" "$err"; fi
+
+probe "$tmp/nonexistent"
+if [ $rc -eq 0 ] && has "OUT=$root/out" && has "CONFIGURED=0" && has "KERNEL_GIT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"; then
+	t_ok "no file: the defaults (./out of the kit, kernel.org, no source configured)"
+else t_fail "no file: the defaults (./out of the kit, kernel.org, no source configured)" "$out" "$err"; fi
+probe "$tmp/nonexistent" OUT=rel
+has "OUT=$tmp/rel" && t_ok "a relative OUT becomes absolute (scripts cd into trees)" || t_fail "a relative OUT becomes absolute" "$out"
+
+# Nothing in the file runs: the files these would create never appear.
+cfg 'JOBS=2' "KERNEL_GIT=\$(touch $tmp/ran-dollar)"
+probe "$tmp/config"
+refused "\$(...) in a value is refused, not run (file and line named)" 2 "asks for expansion"
+cfg "OUT=\`touch $tmp/ran-backtick\`"
+probe "$tmp/config"
+refused "backticks in a value are refused, not run" 1 "asks for expansion"
+cfg "\$(touch $tmp/ran-key)=1"
+probe "$tmp/config"
+refused "\$(...) as a key is refused, not run" 1 "unknown key"
+cfg '# fine' "touch $tmp/ran-line"
+probe "$tmp/config"
+refused "a shell command line is refused, not run" 2 "is not KEY=value; the file is data, not shell"
+cfg "KERNEL_GIT=/x; touch $tmp/ran-semicolon"
+probe "$tmp/config"
+[ $rc -eq 0 ] && has "KERNEL_GIT=/x; touch $tmp/ran-semicolon" &&
+	t_ok "a value is taken literally, ';' and all" || t_fail "a value is taken literally, ';' and all" "rc=$rc" "$out" "$err"
+t_check "none of them ran (no file they would create exists)" \
+	sh -c "! ls '$tmp'/ran-* 2>/dev/null | grep -q ."
+
+cfg 'KERNEL_GIT=/a' '' 'this: not a setting'
+probe "$tmp/config"
+refused "a garbage line names the file, the line and the fix" 3 "write KEY=value (KEY one of KERNEL_GIT KIT_CACHE OUT JOBS)"
+cfg 'NAME=x'
+probe "$tmp/config"
+refused "an unknown key is named" 1 "unknown key 'NAME'"
+cfg 'OUT=relative/out'
+probe "$tmp/config"
+refused "a relative OUT in the file is refused" 1 "is a relative path; write it from /"
+cfg 'KIT_CACHE=~/cache'
+probe "$tmp/config"
+refused "~ is refused, not kept as a folder named ~" 1 "asks for expansion"
+cfg 'KERNEL_GIT="/a" # comment'
+probe "$tmp/config"
+refused "a comment after a quoted value is refused" 1 "stray quote"
+
+cfg '' 'JOBS=0'
+probe "$tmp/config"
+[ $rc -eq 2 ] && printf '%s' "$err" | grep -q "JOBS='0' (from $tmp/config line 2) is not a positive whole number" &&
+	t_ok "JOBS=0 in the file: exit 2 naming JOBS, the file and the line" || t_fail "JOBS=0 in the file: exit 2 naming JOBS, the file and the line" "rc=$rc" "$err"
+probe "$tmp/nonexistent" JOBS=many
+[ $rc -eq 2 ] && printf '%s' "$err" | grep -q "JOBS='many' (from the environment) is not a positive whole number" &&
+	t_ok "JOBS=many in the environment: exit 2 naming JOBS" || t_fail "JOBS=many in the environment: exit 2 naming JOBS" "rc=$rc" "$err"
+mkdir "$tmp/dir"
+probe "$tmp/dir"
+[ $rc -eq 2 ] && printf '%s' "$err" | grep -q "KIT_CONFIG=$tmp/dir is not a readable file" &&
+	t_ok "a KIT_CONFIG that is a folder is refused" || t_fail "a KIT_CONFIG that is a folder is refused" "rc=$rc" "$err"
+
+# OUT from the file reaches the scripts through make: the Makefile no
+# longer sets one of its own.  On a copy of the kit, so that a Makefile
+# that did would only empty the copy's ./out.
+mkdir -p "$tmp/kit/out" "$tmp/cfg-out"
+cp -R Makefile scripts branches "$tmp/kit/"
+: >"$tmp/kit/out/keep"; : >"$tmp/cfg-out/made"
+cfg "OUT=$tmp/cfg-out"
+env -u OUT KIT_CONFIG="$tmp/config" make -s -C "$tmp/kit" clean >/dev/null 2>&1
+if [ ! -e "$tmp/cfg-out" ] && [ -e "$tmp/kit/out/keep" ]; then
+	t_ok "make clean with OUT only in the file removes the file's OUT, not ./out"
+else t_fail "make clean with OUT only in the file removes the file's OUT, not ./out"; fi
+mkdir -p "$tmp/cfg-out" "$tmp/cmd-out"
+env -u OUT KIT_CONFIG="$tmp/config" make -s -C "$tmp/kit" clean OUT="$tmp/cmd-out" >/dev/null 2>&1
+[ -e "$tmp/cfg-out" ] && [ ! -e "$tmp/cmd-out" ] &&
+	t_ok "OUT on make's command line beats the file's" || t_fail "OUT on make's command line beats the file's"
+t_done

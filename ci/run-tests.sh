@@ -1,13 +1,21 @@
 #!/bin/sh
-# run-tests.sh [GLOB...]: run the kit's test files and count their TAP lines.
+# run-tests.sh [FILE...]: run the kit's test files and count their TAP lines.
 #
 # A test file is any executable */tests/*.t (unit, seconds) or, with
 # E2E=1, ci/e2e/*.t (end-to-end: builds and boots kernels).  Each prints
 # TAP (see ci/tap.sh).  The last line printed is the summary the CI reads:
 #   "N passed, N failed, N skipped"
 # After each file a "--- FILE: ... in Ns (elapsed Ns)" line: where CI time goes.
-# A test file that exits non-zero without printing "not ok" counts as one
-# failure, so a crashed test is never silent.
+#
+# A file is judged by more than its "not ok" lines, so that a test that
+# dies half-way is never read as a pass.  Each of these counts as one
+# failure, named:
+#   - it exits non-zero without printing "not ok";
+#   - its plan (1..N, at the start or the end) is missing, given twice, or
+#     N differs from the number of ok / not ok lines it printed;
+#   - it runs longer than KIT_TEST_TIMEOUT seconds (default 300 for a unit
+#     file, 3600 for an end-to-end one: a cold ci/e2e/20-verify.t builds
+#     and boots every branch) and is killed.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
@@ -16,19 +24,48 @@ t0=$(date +%s)
 files=$(ls -1 ./*/tests/*.t 2>/dev/null | sort)
 [ "${E2E:-0}" = 1 ] && files="$files $(ls -1 ci/e2e/*.t 2>/dev/null | sort)"
 [ $# -gt 0 ] && files="$*"
+case ${KIT_TEST_TIMEOUT:-1} in *[!0-9]* | 0*)
+	echo "run-tests.sh: error: KIT_TEST_TIMEOUT='$KIT_TEST_TIMEOUT' is not a whole number of seconds; set e.g. KIT_TEST_TIMEOUT=600" >&2
+	exit 2 ;;
+esac
+
+# plan_problem OUTPUT: why OUTPUT's TAP plan does not hold (nothing if it does).
+plan_problem() {
+	_plans=$(grep -Ec '^1\.\.[0-9]+' "$1")
+	_lines=$(grep -Ec '^(not )?ok( |$)' "$1")
+	if [ "$_plans" -eq 0 ]; then
+		echo "no TAP plan (1..N): it stopped before the end?"
+	elif [ "$_plans" -gt 1 ]; then
+		echo "$_plans TAP plans; one is allowed"
+	else
+		_n=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$1")
+		[ "$_n" -eq "$_lines" ] || echo "plan 1..$_n but $_lines test lines"
+	fi
+}
+
 for f in $files; do
 	echo "=== $f"
 	f0=$(date +%s)
+	case $f in *ci/e2e/*) limit=${KIT_TEST_TIMEOUT:-3600} ;; *) limit=${KIT_TEST_TIMEOUT:-300} ;; esac
 	out=$(mktemp)
-	sh "$f" >"$out" 2>&1
+	# timeout signals the file's whole process group (QEMU, make ...);
+	# -k: what ignores TERM is killed 10 s later.
+	timeout -k 10 "$limit" sh "$f" >"$out" 2>&1
 	rc=$?
 	cat "$out"
 	p=$(grep -E '^ok ' "$out" | grep -vc '# SKIP')
 	s=$(grep -Ec '^ok .*# SKIP' "$out")
 	n=$(grep -Ec '^not ok ' "$out")
-	if [ "$rc" -ne 0 ] && [ "$n" -eq 0 ]; then
-		echo "not ok - $f exited $rc without a failing test line"
+	why=$(plan_problem "$out")
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "not ok - $f timed out after ${limit}s (KIT_TEST_TIMEOUT) and was killed"
+		n=$((n + 1))
+	elif [ "$rc" -ne 0 ] && [ "$n" -eq 0 ]; then
+		echo "not ok - $f exited $rc without a failing test line${why:+ ($why)}"
 		n=1
+	elif [ -n "$why" ]; then
+		echo "not ok - $f: $why"
+		n=$((n + 1))
 	fi
 	pass=$((pass + p)) skip=$((skip + s)) fail=$((fail + n))
 	rm -f "$out"

@@ -1,0 +1,61 @@
+#!/bin/sh
+# ci/run-tests.sh judges a test file by its plan, its exit status and its
+# time as well as its "not ok" lines: small fake test files, one fault each.
+. ci/tap.sh
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mk() { printf '%s\n' "$2" >"$tmp/$1.t"; }
+mk fine 'echo "ok 1 - a"; echo "ok 2 - b # SKIP no tool"; echo "1..2"'
+mk planfirst 'echo "1..1"; echo "ok 1 - a"'
+mk noplan 'echo "ok 1 - a"; echo "ok 2 - b"'
+mk wrongplan 'echo "ok 1 - a"; echo "ok 2 - b"; echo "1..3"'
+mk twoplans 'echo "1..1"; echo "ok 1 - a"; echo "1..1"'
+mk crash 'echo "ok 1 - a"; exit 3'
+mk hang 'sleep 60 & echo $! >"$(dirname "$0")/hang.pid"; echo "ok 1 - started"; wait'
+
+# run NAME... : run-tests.sh on those fake files; sets rc, out, last.
+run() {
+	_args=; for _n; do _args="$_args $tmp/$_n.t"; done
+	# shellcheck disable=SC2086
+	out=$(KIT_TEST_TIMEOUT=${TO:-60} sh ci/run-tests.sh $_args 2>&1); rc=$?
+	last=$(printf '%s\n' "$out" | tail -1)
+}
+expect() { # expect NAME RC LAST PATTERN
+	if [ "$rc" -eq "$2" ] && [ "$last" = "$3" ] && printf '%s\n' "$out" | grep -q -- "$4"; then
+		t_ok "$1"
+	else t_fail "$1" "rc=$rc (want $2)" "last: $last (want $3)" "$(printf '%s\n' "$out" | grep -v '^ok\|^===' | tail -3)"; fi
+}
+
+run fine planfirst
+expect "good files pass, a SKIP is counted as skipped, the plan may come first" 0 "2 passed, 0 failed, 1 skipped" '^--- .*planfirst.t: 1 ok'
+run noplan
+expect "a file without a plan fails, named" 1 "2 passed, 1 failed, 0 skipped" "not ok - $tmp/noplan.t: no TAP plan"
+run wrongplan
+expect "a plan that does not match the test lines fails, named" 1 "2 passed, 1 failed, 0 skipped" "not ok - $tmp/wrongplan.t: plan 1..3 but 2 test lines"
+run twoplans
+expect "two plans in one file fail" 1 "1 passed, 1 failed, 0 skipped" "twoplans.t: 2 TAP plans"
+run crash
+expect "a crash without a not-ok line fails, with its exit code" 1 "1 passed, 1 failed, 0 skipped" "crash.t exited 3 without a failing test line"
+t0=$(date +%s)
+TO=2 run hang fine
+t1=$(date +%s)
+expect "a file past KIT_TEST_TIMEOUT fails, named, and the next file still runs" 1 "2 passed, 1 failed, 1 skipped" "not ok - $tmp/hang.t timed out after 2s"
+t_check "the timeout stops it in seconds, not after its 60 s" [ $((t1 - t0)) -lt 30 ]
+# gone: not running (a zombie waiting for init to reap it counts as gone);
+# the signal may take a moment to land.
+gone() {
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$1" 2>/dev/null || return 0
+		case $(ps -o stat= -p "$1" 2>/dev/null) in Z*) return 0 ;; esac
+		sleep 0.5
+	done
+	return 1
+}
+pid=$(cat "$tmp/hang.pid" 2>/dev/null)
+if [ -n "$pid" ] && gone "$pid"; then t_ok "the timed-out file's own children are killed too"
+else t_fail "the timed-out file's own children are killed too" "pid '$pid' still runs"; kill "$pid" 2>/dev/null; fi
+run fine noplan crash
+expect "the summary adds up across files and stays the last line" 1 "4 passed, 2 failed, 1 skipped" 'crash.t exited 3'
+out=$(KIT_TEST_TIMEOUT=soon sh ci/run-tests.sh "$tmp/fine.t" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "KIT_TEST_TIMEOUT='soon' is not a whole number" &&
+	t_ok "a bad KIT_TEST_TIMEOUT is refused in one line" || t_fail "a bad KIT_TEST_TIMEOUT is refused in one line" "rc=$rc" "$out"
+t_done

@@ -20,12 +20,19 @@
 #
 # Output: $OUT/<b>/cross/<cell>/{unpatched,patched}/ (objects, logs,
 # warnings), $OUT/<b>/cross/<cell>/steps/<n>-<patch>/ (objects and the
-# functions that patch changed), $OUT/<b>/cross/table.txt, and "cross" in
-# $OUT/<b>/result.json.  Sources are removed after a cell (CROSS_KEEP=1
-# keeps them).
+# functions that patch changed), $OUT/<b>/cross/<cell>.json (the cell's
+# record), and for the run: $OUT/<b>/cross/cross.json (when it was
+# measured, the kit's commit, every cell it ran), $OUT/<b>/cross/table.txt
+# (also printed on stdout) and "cross" in $OUT/<b>/result.json, each
+# written whole or not at all.  They hold only the cells this run ran: a
+# record of an earlier run is never read back into a table.  Sources are
+# removed after a cell (CROSS_KEEP=1 keeps them).
+#
+# Each cell runs in a subshell with errexit on: a step that fails without
+# its own message (a cp, an objdiff that crashes) still fails the cell,
+# never reads as "ok" or "reproducible".
 #
 #   exit 0 every cell ok or skipped, 1 a cell failed, 2 bad input,
-#   3 source unreachable (SKIP).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -41,8 +48,27 @@ series_dir=$KIT_ROOT/backports/$BRANCH
 	die 2 "no security series for $BRANCH ($series_dir/series); run 'make series BRANCH=$BRANCH' first"
 mdir=$KIT_ROOT/cross/matrix
 edir=$KIT_ROOT/cross/expect
-cells=${*:-$(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//')}
-for c in $cells; do [ -r "$mdir/$c.conf" ] || die 2 "unknown cell '$c'; cells: $(cd "$mdir" && ls *.conf | sed 's/\.conf//' | tr '\n' ' ')"; done
+all_cells=$(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//')
+cells=${*:-$all_cells}
+
+# The generic host patches of the branch (needed whatever the arch); the
+# x86-only ones (vdso, uaccess, copy_user, mutex slowpath) stay out.
+generic_host=
+for p in $BR_HOST_SERIES; do
+	case $p in compiler-gcc12-header | timeconst-perl-defined-array | make-4.3-*) generic_host="$generic_host $p" ;; esac
+done
+
+# Every cell named and every host patch it needs, checked before anything
+# is written.
+for c in $cells; do
+	is_plain_name "$c" && [ -r "$mdir/$c.conf" ] ||
+		die 2 "unknown cell '$c'; cells: $(echo $all_cells)"
+	# shellcheck disable=SC1090
+	for p in $generic_host $(X_HOST=; . "$mdir/$c.conf"; echo "$X_HOST"); do
+		[ -r "$KIT_ROOT/branches/host/$p.patch" ] ||
+			die 2 "cell $c needs host patch '$p', but branches/host/$p.patch does not exist"
+	done
+done
 
 # Compiler flags: the kit's 2.6 flags without the x86-only -m ones, plus
 # what makes objects comparable: -ffunction-sections -fdata-sections (calls
@@ -53,19 +79,6 @@ for c in $cells; do [ -r "$mdir/$c.conf" ] || die 2 "unknown cell '$c'; cells: $
 base_flags=$(printf '%s\n' $KIT_CC_FLAGS | grep -v '^-m' | tr '\n' ' ')
 obj_flags="-ffunction-sections -fdata-sections -include $KIT_ROOT/cross/pin-line.h"
 JOBS_X=$JOBS; [ "$JOBS_X" -gt 2 ] && JOBS_X=2
-
-# The host tool, built once per output root.
-bindir=$OUT/.cross-bin
-mkdir -p "$bindir"
-make -s -C "$KIT_ROOT/cross/objdiff" O="$bindir" >/dev/null || die 1 "cannot build cross/objdiff"
-OBJDIFF=$bindir/objdiff
-
-# The generic host patches of the branch (needed whatever the arch); the
-# x86-only ones (vdso, uaccess, copy_user, mutex slowpath) stay out.
-generic_host=
-for p in $BR_HOST_SERIES; do
-	case $p in compiler-gcc12-header | timeconst-perl-defined-array | make-4.3-*) generic_host="$generic_host $p" ;; esac
-done
 
 # Patch -> change folder (by the upstream id in its Git-commit: line).
 change_of() {
@@ -78,10 +91,18 @@ change_of() {
 patch_files() { sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$@" | LC_ALL=C sort -u; }
 
 src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+measured_at=$(date -u +%FT%TZ)
+kit_commit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit_commit=unknown
 top=$OUT/$BRANCH/cross
 mkdir -p "$top"
 result=$OUT/$BRANCH/result.json
 table=$top/table.txt
+
+# The host tool, built once per output root.
+bindir=$OUT/.cross-bin
+mkdir -p "$bindir"
+make -s -C "$KIT_ROOT/cross/objdiff" O="$bindir" >/dev/null || die 1 "cannot build cross/objdiff"
+OBJDIFF=$bindir/objdiff
 
 # Warnings of one make log, comparable across trees: no path, no line.
 warnings_of() {
@@ -94,24 +115,50 @@ cell_json() {
 	jq -n --arg c "$1" --arg s "$2" --arg r "$3" --arg d "${X_DESC:-}" \
 		--argjson o "$_o" --arg flags "${X_ALL_FLAGS:-}" --arg host "${X_HOST_ALL:-}" \
 		--arg planned "${X_OBJS:-} ${X_TOKENS:-}" --argjson tok "$(tokens_json)" \
-		'{cell: $c, description: $d, status: $s, reason: $r, flags: $flags,
+		--arg cc "${cc_version:-}" --arg at "$measured_at" --arg kit "$kit_commit" \
+		'{cell: $c, description: $d, status: $s, reason: $r, flags: $flags, compiler: $cc,
+		  measured_at: $at, kit_commit: $kit,
 		  host_series: ($host | split(" ") | map(select(. != ""))),
-		  planned: ($planned | split(" ") | map(select(. != ""))), tokens: $tok, objects: $o}' >"$top/$1.json"
+		  planned: ($planned | split(" ") | map(select(. != ""))), tokens: $tok, objects: $o}' >"$top/$1.json.tmp.$$"
+	mv -f "$top/$1.json.tmp.$$" "$top/$1.json"
 }
 
+cell_fail() {
+	# cell_fail <cell> <stage> <message>
+	progress "$BRANCH" cross "$1: FAILED at $2: $3 (log: $top/$1/cell.log)"
+	cell_json "$1" failed "$2: $3"
+}
 
+# cell_aborted <cell> <exit status>: the cell's subshell stopped on a
+# failed step (errexit) after or without writing its record: the record
+# says failed, whatever it said before.
+cell_aborted() {
+	_why="a step failed (exit $2) without its own message; see $top/$1/cell.log"
+	progress "$BRANCH" cross "$1: FAILED: $_why"
+	if [ -r "$top/$1.json" ]; then
+		jq --arg w "$_why" '.status = "failed" | .reason = $w' "$top/$1.json" >"$top/$1.json.tmp.$$"
+	else
+		jq -n --arg c "$1" --arg w "$_why" --arg at "$measured_at" --arg kit "$kit_commit" \
+			'{cell: $c, status: "failed", reason: $w, measured_at: $at, kit_commit: $kit,
+			  planned: [], tokens: {}, objects: {}}' >"$top/$1.json.tmp.$$"
+	fi
+	mv -f "$top/$1.json.tmp.$$" "$top/$1.json"
+}
+
+# run_cell <cell>: one cell, in the subshell the main loop gives it (its
+# variables stay there): skip it, or build, push, rebuild and judge.
 run_cell() {
 	cell=$1
 	X_DESC= X_ARCH= X_CC= X_CROSS= X_PKG= X_OBJS= X_SKIP= X_FORCED= X_HOST= X_TOKENS= X_ALL_FLAGS= X_HOST_ALL= X_CFLAGS= X_CONFIG_EXTRA= X_MAKEVARS=
 	# shellcheck disable=SC1090
 	. "$mdir/$cell.conf"
 	cdir=$top/$cell
-	chmod -R u+w "$cdir" 2>/dev/null || true
+	[ ! -e "$cdir" ] || chmod -R u+w "$cdir"
 	rm -rf "$cdir"
 	mkdir -p "$cdir"
 	log=$cdir/cell.log
 	: >"$log"
-	if [ -n "$X_TOKENS" ]; then tokens_check "$cell" || true; fi
+	if [ -n "$X_TOKENS" ]; then tokens_check "$cell"; fi
 	if [ -n "$X_SKIP" ]; then
 		progress "$BRANCH" cross "$cell: SKIPPED: $X_SKIP"
 		cell_json "$cell" skipped "$X_SKIP"
@@ -130,18 +177,27 @@ run_cell() {
 		cell_json "$cell" skipped "$why"
 		return 0
 	fi
+	cc_version=$($cc --version 2>/dev/null | head -1)
 	X_HOST_ALL="$generic_host $X_HOST"
 	X_ALL_FLAGS="$base_flags $obj_flags${X_CFLAGS:+ $X_CFLAGS}"
-	for p in $X_HOST_ALL; do
-		[ -r "$KIT_ROOT/branches/host/$p.patch" ] || die 2 "cross/matrix/$cell.conf names host patch '$p', but branches/host/$p.patch does not exist"
-	done
-	# shellcheck disable=SC2086
 	NM_X=${X_CROSS}nm
 	command -v "$NM_X" >/dev/null 2>&1 || NM_X=nm
-	mk() { (cd "$1" && shift && nice -n 10 make ARCH="$X_ARCH" ${X_CROSS:+CROSS_COMPILE=$X_CROSS} CC="$cc $X_ALL_FLAGS" $X_MAKEVARS "$@"); }
+	u=$cdir/unpatched pd=$cdir/patched
+	# plain calls, never "|| return": errexit must stay on inside them
+	cell_unpatched
+	cell_steps
+	cell_rebuild
+	cell_judge
+}
 
-	# --- unpatched: copy, host series, config, prepare, objects
-	u=$cdir/unpatched
+# mk <tree> <make args...>: make in a cell's tree with its arch and compiler.
+mk() {
+	# shellcheck disable=SC2086
+	(cd "$1" && shift && nice -n 10 make ARCH="$X_ARCH" ${X_CROSS:+CROSS_COMPILE=$X_CROSS} CC="$cc $X_ALL_FLAGS" $X_MAKEVARS "$@")
+}
+
+# cell_unpatched: copy, host series, miniconfig, prepare, the objects.
+cell_unpatched() {
 	mkdir -p "$u/obj"
 	progress "$BRANCH" cross "$cell: copy, host series ($(echo $X_HOST_ALL | wc -w) patches), miniconfig"
 	cp -a "$src/." "$u/src"; rm -f "$u/src/.kit-verified"; chmod -R u+w "$u/src"
@@ -165,11 +221,12 @@ run_cell() {
 		cp "$u/src/$o" "$u/obj/$o"
 		warnings_of "$u/obj/$o.log" "$u/src" >"$u/obj/$o.warnings"
 	done
+}
 
-	# --- patched: the configured tree copied, the series pushed one patch
-	# at a time, objects rebuilt after each (make rebuilds what depends on
-	# the files the patch touched)
-	pd=$cdir/patched
+# cell_steps: the configured tree copied, the series pushed one patch at a
+# time, the objects rebuilt after each (make rebuilds what depends on the
+# files the patch touched) and diffed against the step before.
+cell_steps() {
 	mkdir -p "$pd/obj" "$cdir/steps"
 	cp -a "$u/src" "$pd/src"
 	n=0 prev=$u/obj
@@ -181,22 +238,13 @@ run_cell() {
 		(cd "$pd/src" && QUILT_PATCHES=$series_dir QUILT_PC=.pc quilt push -q --fuzz=0) >>"$log" 2>&1 ||
 			{ cell_fail "$cell" series "quilt push --fuzz=0 of $p failed"; return 1; }
 		patch_files "$series_dir/$p" >"$sd/files"
-		# A patch none of whose files any object depends on (the basename
-		# in kbuild's .cmd dependency lists: include/asm is a symlink in
-		# some releases, so the path may differ) cannot change them.
-		touched=
-		for f in $(sed 's|.*/||' "$sd/files" | sort -u); do
-			for o in $X_OBJS; do
-				grep -q "/$f \|^ *$f \|/$f\$" "$pd/src/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null && touched=1
-			done
-		done
-		if [ -z "$touched" ]; then
+		echo "$chg" >"$sd/change"
+		if ! step_touches "$sd/files"; then
 			progress "$BRANCH" cross "$cell: after $chg: no object depends on its files; not rebuilt"
 			for o in $X_OBJS; do
 				mkdir -p "$sd/$(dirname "$o")"
 				cp "$prev/$o" "$sd/$o"; : >"$sd/$o.diff"; : >"$sd/$o.why"
 			done
-			echo "$chg" >"$sd/change"
 			prev=$sd
 			continue
 		fi
@@ -207,28 +255,52 @@ run_cell() {
 		for o in $X_OBJS; do
 			mkdir -p "$sd/$(dirname "$o")"
 			cp "$pd/src/$o" "$sd/$o"
-			"$OBJDIFF" "$prev/$o" "$sd/$o" >"$sd/$o.diff" || { cell_fail "$cell" objdiff "objdiff failed on $o"; return 1; }
-			"$OBJDIFF" -v "$prev/$o" "$sd/$o" >"$sd/$o.why" || true
+			"$OBJDIFF" "$prev/$o" "$sd/$o" >"$sd/$o.diff" ||
+				{ cell_fail "$cell" objdiff "objdiff failed on $o after $chg"; return 1; }
+			"$OBJDIFF" -v "$prev/$o" "$sd/$o" >"$sd/$o.why" ||
+				{ cell_fail "$cell" objdiff "objdiff -v failed on $o after $chg"; return 1; }
 		done
-		echo "$chg" >"$sd/change"
 		prev=$sd
 	done
-	# final: every object rebuilt from scratch for its complete warnings;
-	# it must equal what the steps made (the build is reproducible)
+}
+
+# step_touches <files list>: some object depends on one of the files (the
+# basename in kbuild's .cmd dependency lists: include/asm is a symlink in
+# some releases, so the path may differ).  A patch none of whose files any
+# object depends on cannot change them.
+step_touches() {
+	for f in $(sed 's|.*/||' "$1" | sort -u); do
+		for o in $X_OBJS; do
+			if grep -q "/$f \|^ *$f \|/$f\$" "$pd/src/$(dirname "$o")/.$(basename "$o").cmd" 2>/dev/null; then
+				return 0
+			fi
+		done
+	done
+	return 1
+}
+
+# cell_rebuild: every object rebuilt from scratch for its complete
+# warnings; it must equal what the steps made (the build is reproducible).
+cell_rebuild() {
 	for o in $X_OBJS; do
 		progress "$BRANCH" cross "$cell: patched $o (clean rebuild)"
 		rm -f "$pd/src/$o"
 		mkdir -p "$pd/obj/$(dirname "$o")"
 		mk "$pd/src" "$o" >"$pd/obj/$o.log" 2>&1 ||
-			{ cat "$pd/obj/$o.log" >>"$log"; cell_fail "$cell" patched "$o: $(grep -m1 -E 'error|Error' "$pd/obj/$o.log")"; return 1; }
+			{ cat "$pd/obj/$o.log" >>"$log"; cell_fail "$cell" patched "$o: $(grep -m1 -E 'error|Error' "$pd/obj/$o.log" || tail -1 "$pd/obj/$o.log")"; return 1; }
 		cp "$pd/src/$o" "$pd/obj/$o"
 		warnings_of "$pd/obj/$o.log" "$pd/src" >"$pd/obj/$o.warnings"
-		"$OBJDIFF" "$prev/$o" "$pd/obj/$o" >"$pd/obj/$o.repro"
+		# an objdiff that fails says nothing about reproducibility
+		"$OBJDIFF" "$prev/$o" "$pd/obj/$o" >"$pd/obj/$o.repro" ||
+			{ cell_fail "$cell" objdiff "objdiff failed on $o (clean rebuild against the steps)"; return 1; }
 	done
+}
 
-	# --- verdicts
-	sh "$KIT_ROOT/cross/check-expect.sh" "$cdir" "$BRANCH" "$cell" "$X_OBJS" "$edir" >"$cdir/expect.txt" 2>&1
-	erc=$?
+# cell_judge: warnings, reproducibility, expected functions, the call; the
+# cell's record.
+cell_judge() {
+	erc=0
+	sh "$KIT_ROOT/cross/check-expect.sh" "$cdir" "$BRANCH" "$cell" "$X_OBJS" "$edir" >"$cdir/expect.txt" 2>&1 || erc=$?
 	status=ok objs_json='{}'
 	for o in $X_OBJS; do
 		new=$(LC_ALL=C comm -13 "$u/obj/$o.warnings" "$pd/obj/$o.warnings")
@@ -240,7 +312,11 @@ run_cell() {
 		# whatever objdiff says: a patched loader that does not call
 		# setup_new_exec, or an exec.o without it, is the bug itself
 		calls=$(sh "$KIT_ROOT/cross/check-calls.sh" "$NM_X" "$pd/obj/$o" 2>&1) || { ostat=failed; why="${why:+$why; }$calls"; }
-		changed=$(for s in "$cdir"/steps/*; do [ -s "$s/$o.diff" ] && printf '%s: %s; ' "$(cat "$s/change" | cut -c1)" "$(cut -d' ' -f2 "$s/$o.diff" | tr '\n' ' ' | sed 's/ $//')"; done)
+		changed=$(for s in "$cdir"/steps/*; do
+			if [ -s "$s/$o.diff" ]; then
+				printf '%s: %s; ' "$(cut -c1 "$s/change")" "$(cut -d' ' -f2 "$s/$o.diff" | tr '\n' ' ' | sed 's/ $//')"
+			fi
+		done)
 		[ "$ostat" = ok ] || status=failed
 		objs_json=$(printf '%s' "$objs_json" | jq --arg o "$o" --arg s "$ostat" --arg w "$why" \
 			--arg forced "$(case " $X_FORCED " in *" $o "*) echo yes ;; esac)" \
@@ -250,7 +326,11 @@ run_cell() {
 			   warnings_patched: ($pw | split("\n") | map(select(. != "")) | length),
 			   changed_by_patch: $ch}')
 	done
-	[ $erc -eq 0 ] || status=failed
+	reason=$(grep '^FAIL' "$cdir/expect.txt" | head -3 | tr '\n' ' ')
+	if [ $erc -ne 0 ]; then
+		status=failed
+		[ -n "$reason" ] || reason="cross/check-expect.sh failed (exit $erc): $(tail -1 "$cdir/expect.txt")"
+	fi
 	steps_json=$(for s in "$cdir"/steps/*; do
 		for o in $X_OBJS; do
 			while read -r kind fn; do
@@ -258,8 +338,9 @@ run_cell() {
 			done <"$s/$o.diff"
 		done
 	done | jq -s '.')
-	cell_json "$cell" "$status" "$(grep '^FAIL' "$cdir/expect.txt" | head -3 | tr '\n' ' ')" "$objs_json"
-	jq --argjson s "$steps_json" '.changed_functions = $s' "$top/$cell.json" >"$top/$cell.json.tmp" && mv "$top/$cell.json.tmp" "$top/$cell.json"
+	cell_json "$cell" "$status" "$reason" "$objs_json"
+	jq --argjson s "$steps_json" '.changed_functions = $s' "$top/$cell.json" >"$top/$cell.json.tmp.$$"
+	mv -f "$top/$cell.json.tmp.$$" "$top/$cell.json"
 	if [ "${CROSS_KEEP:-0}" != 1 ]; then
 		chmod -R u+w "$u/src" "$pd/src"; rm -rf "$u/src" "$pd/src"
 	fi
@@ -267,20 +348,17 @@ run_cell() {
 	[ "$status" = ok ]
 }
 
-cell_fail() {
-	# cell_fail <cell> <stage> <message>
-	progress "$BRANCH" cross "$1: FAILED at $2: $3 (log: $top/$1/cell.log)"
-	cell_json "$1" failed "$2: $3"
-}
-
 # tokens_check <cell>: for a file no compiler here can build, show that the
 # series changes no C token in it (comments only): preprocess both versions
-# with -fpreprocessed (comments out, macros untouched) and compare.
+# with -fpreprocessed (comments out, macros untouched) and compare.  A file
+# the tree lacks or cc cannot read is said so, never "comments-only".
 tokens_check() {
 	_tc=$top/$1/tokens
 	mkdir -p "$_tc/a" "$_tc/b"
+	: >"$_tc/result"
 	for _f in $X_TOKENS; do
 		_n=$(echo "$_f" | tr / _)
+		if [ ! -r "$src/$_f" ]; then echo "$_f missing-from-tree" >>"$_tc/result"; continue; fi
 		cp "$src/$_f" "$_tc/a/$_n"
 		cp "$src/$_f" "$_tc/b/$_n"; chmod u+w "$_tc/b/$_n"
 		for _p in $(grep -v '^#' "$series_dir/series"); do
@@ -289,10 +367,11 @@ tokens_check() {
 					echo "$_f: $_p does not apply" >>"$_tc/result"
 			fi
 		done
-		_ta=$(cc -fpreprocessed -E -P "$_tc/a/$_n" 2>/dev/null | sha256sum | cut -c1-16)
-		_tb=$(cc -fpreprocessed -E -P "$_tc/b/$_n" 2>/dev/null | sha256sum | cut -c1-16)
 		if cmp -s "$_tc/a/$_n" "$_tc/b/$_n"; then echo "$_f untouched" >>"$_tc/result"
-		elif [ "$_ta" = "$_tb" ]; then echo "$_f comments-only" >>"$_tc/result"
+		elif ! cc -fpreprocessed -E -P "$_tc/a/$_n" >"$_tc/a/$_n.i" 2>>"$_tc/cc.log" ||
+			! cc -fpreprocessed -E -P "$_tc/b/$_n" >"$_tc/b/$_n.i" 2>>"$_tc/cc.log"; then
+			echo "$_f cannot-preprocess" >>"$_tc/result"
+		elif cmp -s "$_tc/a/$_n.i" "$_tc/b/$_n.i"; then echo "$_f comments-only" >>"$_tc/result"
 		else echo "$_f tokens-changed" >>"$_tc/result"; fi
 	done
 }
@@ -301,58 +380,73 @@ filterdiff_one() {
 	awk -v f="$2" '/^diff --git /{on = ($3 == "a/" f)} on' "$1"
 }
 tokens_json() {
-	[ -r "$top/${cell:-}/tokens/result" ] || { echo '{}'; return; }
+	[ -s "$top/${cell:-}/tokens/result" ] || { echo '{}'; return 0; }
 	jq -Rn '[inputs | split(" ") | {(.[0]): .[1]}] | add // {}' <"$top/$cell/tokens/result"
 }
 
-# table and result.json, from every cell's record ($top/<cell>.json, this
-# run's or an earlier one's): one line per object, so no cell is silently
-# missing.
-render() {
-	{
-		printf '%-8s %-10s %-34s %s\n' branch cell object result
-		for c in $(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//'); do
-			if [ ! -r "$top/$c.json" ]; then
-				printf '%-8s %-10s %-34s %s\n' "$BRANCH" "$c" "*" "not run"
-				continue
-			fi
-			jq -r --arg b "$BRANCH" '. as $c
-				| (if (.planned | length) == 0 then ["-"] else .planned end)[] as $o
-				| [$b, $c.cell, $o,
-				   (if $c.status == "skipped" then "skipped: " + $c.reason
-				      + (if $c.tokens[$o] then " [" + $o + ": " + $c.tokens[$o] + "]" else "" end)
-				    elif $c.objects[$o] then
-				      ($c.objects[$o].status + (if $c.objects[$o].reason != "" then ": " + $c.objects[$o].reason else "" end)
-				       + (if $c.objects[$o].forced_past_kconfig then " (forced past Kconfig)" else "" end))
-				    elif $c.status == "failed" then "failed: " + $c.reason
-				    else "?" end)]
-				| @tsv' "$top/$c.json" | awk -F'\t' '{ printf "%-8s %-10s %-34s %s\n", $1, $2, $3, $4 }'
-		done
-	} >"$table"
-	cells_json=$(cat "$top"/*.json 2>/dev/null | jq -s 'map({(.cell): .}) | add // {}')
-	result_update "$result" --argjson c "$cells_json" --arg t "$(date -u +%FT%TZ)" \
-		'.cross = ((.cross // {}) * {date: $t, tool: "cross/objdiff", table: "cross/table.txt"}) | .cross.cells = $c
-		 | .cross.status = (if ([.cross.cells[] | select(.status == "failed")] | length) > 0 then "failed"
-		                    elif ([.cross.cells[] | select(.status == "ok")] | length) > 0 then "ok" else "skipped" end)'
+# render: this run's table, its record and result.json, from the records
+# of the cells this run ran, one line per object so no cell is silently
+# missing; a cell without a record failed before writing one.
+# record_of <cell>: the cell's record, or a failed one saying why there is
+# none.
+record_of() {
+	if jq -e 'type == "object"' "$top/$1.json" >/dev/null 2>&1; then cat "$top/$1.json"
+	else jq -n --arg c "$1" '{cell: $c, status: "failed", reason: "no readable record (the cell stopped before writing one)",
+		planned: [], tokens: {}, objects: {}}'; fi
 }
-if [ "${CROSS_TABLE_ONLY:-0}" = 1 ]; then
-	render
-	cat "$table"
-	exit 0
-fi
+render() {
+	for c in $cells; do
+		record_of "$c" >"$top/record.tmp.$$"
+		jq -r --arg b "$BRANCH" '. as $c
+			| (if (.planned | length) == 0 then ["-"] else .planned end)[] as $o
+			| [$b, $c.cell, $o,
+			   (if $c.status == "skipped" then "skipped: " + $c.reason
+			      + (if $c.tokens[$o] then " [" + $o + ": " + $c.tokens[$o] + "]" else "" end)
+			    elif $c.objects[$o] then
+			      ($c.objects[$o].status + (if $c.objects[$o].reason != "" then ": " + $c.objects[$o].reason else "" end)
+			       + (if $c.objects[$o].forced_past_kconfig then " (forced past Kconfig)" else "" end))
+			    elif $c.status == "failed" then "failed: " + $c.reason
+			    else "?" end)]
+			| @tsv' "$top/record.tmp.$$" | awk -F'\t' '{ printf "%-8s %-10s %-34s %s\n", $1, $2, $3, $4 }'
+	done >"$top/rows.tmp.$$"
+	{ printf '%-8s %-10s %-34s %s\n' branch cell object result; cat "$top/rows.tmp.$$"; } >"$table.tmp.$$"
+	rm -f "$top/rows.tmp.$$" "$top/record.tmp.$$"
+	mv -f "$table.tmp.$$" "$table"
+	for c in $cells; do record_of "$c"; done | jq -s --arg b "$BRANCH" --arg at "$measured_at" --arg kit "$kit_commit" --arg cells "$cells" \
+		'{branch: $b, measured_at: $at, kit_commit: $kit, tool: "cross/objdiff", table: "cross/table.txt",
+		  cells_run: ($cells | split("\\s+"; null) | map(select(. != ""))),
+		  cells: (map({(.cell): .}) | add // {})}
+		 | .status = (if ([.cells[] | select(.status == "failed")] | length) > 0 then "failed"
+		              elif ([.cells[] | select(.status == "ok")] | length) > 0 then "ok" else "skipped" end)' >"$top/cross.json.tmp.$$"
+	mv -f "$top/cross.json.tmp.$$" "$top/cross.json"
+	# this run replaces whatever an earlier one recorded: no cell carried over
+	result_update "$result" --slurpfile r "$top/cross.json" '.cross = $r[0]'
+}
 
 # One cell at a time under the kit's machine-wide build lock (2 cores).
+# A record left by an earlier run of a cell is removed first: the table
+# must not show it as this run's.
 mkdir -p "$KIT_CACHE"
 exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
 rc=0
 for c in $cells; do
+	rm -f "$top/$c.json"
 	if ! flock -n 9; then
 		progress "$BRANCH" wait "another kernel build is running; waiting for it"
 		flock 9
 	fi
-	run_cell "$c" || rc=1
+	# errexit inside the cell: run_cell in an || list (or an if) would run
+	# with errexit off (POSIX), and a failed step would go unnoticed.
+	set +e
+	(set -e; run_cell "$c")
+	crc=$?
+	set -e
 	flock -u 9
+	if [ $crc -ne 0 ]; then
+		rc=1
+		jq -e '.status == "failed"' "$top/$c.json" >/dev/null 2>&1 || cell_aborted "$c" "$crc"
+	fi
 done
 render
-cat "$table" >&2
+cat "$table"
 exit $rc

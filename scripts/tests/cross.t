@@ -1,0 +1,142 @@
+#!/bin/sh
+# scripts/cross.sh's own logic on a stub kit: a one-file "kernel" whose
+# Makefile builds fs/exec.o with the host cc, a one-patch series, the real
+# objdiff behind a wrapper that can be told to fail.  No kernel is built.
+# A failed step fails its cell (errexit inside the cell), and a run's
+# table and records hold only what that run measured.
+. ci/tap.sh
+for c in quilt jq flock make patch cc nm git; do
+	command -v $c >/dev/null 2>&1 || { t_skip "cross.sh on a stub kit" "$c is not installed (make deps)"; t_done; exit; }
+done
+tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+kit=$tmp/kit id=1111111111111111111111111111111111111111
+mkdir -p "$kit/scripts" "$kit/branches/host" "$kit/backports/fake" "$kit/backports/changes/a-fix" \
+	"$kit/cross/matrix" "$kit/cross/expect" "$kit/cross/objdiff" "$tmp/tree/fs"
+cp scripts/cross.sh scripts/cross-all.sh scripts/lib.sh scripts/check-config.sh "$kit/scripts/"
+cp cross/check-expect.sh cross/check-calls.sh cross/pin-line.h "$kit/cross/"
+cp cross/objdiff/objdiff.c "$kit/cross/objdiff/"
+printf '#!/bin/sh\n[ -z "${FAKE_FETCH_RC:-}" ] || exit $FAKE_FETCH_RC\nprintf "%%s\\n" "$FAKE_SRC"\n' >"$kit/scripts/fetch.sh"
+printf 'BR_NAME=fake\nBR_VERSION=2.6.99\nBR_SOURCE=git\nBR_COMMIT=%s\nBR_FLAGS=fake\n' "$id" >"$kit/branches/fake.conf"
+printf 'KIT_CC_FLAGS="-O2"\n' >"$kit/branches/host/fake.flags"
+printf 'Upstream: %s\n' "$id" >"$kit/backports/changes/a-fix/INFO"
+printf 'fs/exec.o setup_new_exec\n' >"$kit/cross/expect/a-fix.expect"
+printf 'CONFIG_STUB=y\n' >"$kit/cross/matrix/common.config"
+for c in good other; do
+	printf 'X_DESC="host cc"\nX_ARCH=x86\nX_CC=cc\nX_PKG=gcc\nX_OBJS=fs/exec.o\n' >"$kit/cross/matrix/$c.conf"
+	: >"$kit/cross/matrix/$c.config"
+done
+printf 'X_DESC="never built"\nX_SKIP="no compiler for it"\n' >"$kit/cross/matrix/skip.conf"
+# objdiff: the real one, behind a wrapper that fails its clean-rebuild
+# comparison when FAKE_OBJDIFF_FAIL=repro (the call whose failure used to
+# read as "reproducible").
+cat >"$kit/cross/objdiff/Makefile" <<'EOF'
+O ?= .
+all:
+	[ -z "$(FAKE_OBJDIFF_BUILD_FAIL)" ]
+	cc -O2 -std=c99 -D_POSIX_C_SOURCE=200809L -o $(O)/objdiff.real objdiff.c
+	printf '#!/bin/sh\ncase "$${FAKE_OBJDIFF_FAIL:-}:$$*" in repro:*/patched/obj/*) echo "objdiff: simulated crash" >&2; exit 1 ;; esac\nexec "$$(dirname "$$0")/objdiff.real" "$$@"\n' >$(O)/objdiff
+	chmod +x $(O)/objdiff
+EOF
+# The stub tree: FAKE_NO_OBJ=1 makes the patched build "succeed" without
+# an object, a step with no message of its own that must still fail.
+cat >"$tmp/tree/Makefile" <<'EOF'
+allnoconfig:
+	cp $(KCONFIG_ALLCONFIG) .config
+prepare:
+	@:
+fs/exec.o: fs/exec.c
+	if [ -n "$(FAKE_NO_OBJ)" ] && grep -q setup_new_exec fs/exec.c; then exit 0; fi; \
+	$(CC) -c -o $@ fs/exec.c && echo "cmd_fs/exec.o := $(CC) -c -o $@ fs/exec.c" >fs/.exec.o.cmd
+EOF
+printf 'int do_exec(int x)\n{\n\treturn x + 1;\n}\n' >"$tmp/tree/fs/exec.c"
+cat >"$kit/backports/fake/a.patch" <<EOF
+Subject: add setup_new_exec
+Git-commit: $id
+
+--- a/fs/exec.c
++++ b/fs/exec.c
+@@ -2,3 +2,7 @@
+ {
+ 	return x + 1;
+ }
++
++void setup_new_exec(void)
++{
++}
+EOF
+echo a.patch >"$kit/backports/fake/series"
+chmod -R a-w "$tmp/tree"
+git -C "$kit" init -q && git -C "$kit" add -A &&
+	git -C "$kit" -c user.name=t -c user.email=t@t commit -qm kit || exit 1
+want_kit=$(git -C "$kit" describe --always --dirty)
+
+# cross BRANCH CELL...: run the stub kit's cross.sh; sets rc, out (stdout), err.
+cross() {
+	out=$(KIT_ROOT=$kit KIT_CONFIG=/nonexistent KIT_CACHE=$tmp/cache KIT_LOCK=$tmp/lock \
+		OUT=$tmp/out JOBS=1 FAKE_SRC=$tmp/tree sh "$kit/scripts/cross.sh" "$@" 2>"$tmp/err")
+	rc=$?; err=$(cat "$tmp/err")
+}
+top=$tmp/out/fake/cross
+row() { awk -v c="$1" '$2 == c' "$top/table.txt" | cut -c56-; }
+
+cross fake good skip
+if [ $rc -eq 0 ] && [ "$(row good)" = ok ] && [ "$(row skip)" = "skipped: no compiler for it" ]; then
+	t_ok "a good cell is ok, a skipped one says why; exit 0"
+else t_fail "a good cell is ok, a skipped one says why; exit 0" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
+t_check "the table is printed on stdout (cross-all reads it there)" [ "$out" = "$(cat "$top/table.txt")" ]
+t_check "the run's record names when, the kit commit and its cells" \
+	jq -e --arg k "$want_kit" '(.measured_at | test("^[0-9]{4}-")) and .kit_commit == $k and (.cells | keys) == ["good", "skip"] and .status == "ok"' "$top/cross.json"
+t_check "result.json's cross is that record" jq -e --arg k "$want_kit" '.cross.kit_commit == $k and (.cross.cells | keys) == ["good", "skip"]' "$tmp/out/fake/result.json"
+
+cross fake other
+if [ $rc -eq 0 ] && [ "$(awk 'NR > 1 { print $2 }' "$top/table.txt" | sort -u)" = other ] &&
+	jq -e '(.cross.cells | keys) == ["other"] and .cross.cells_run == ["other"]' "$tmp/out/fake/result.json" >/dev/null &&
+	! grep -q 'good\|skip' "$top/table.txt"; then
+	t_ok "a second run's table and result.json hold only its own cell, nothing carried over"
+else t_fail "a second run's table and result.json hold only its own cell, nothing carried over" "rc=$rc" "$(cat "$top/table.txt")" "$(jq -c '.cross.cells | keys' "$tmp/out/fake/result.json")"; fi
+
+FAKE_OBJDIFF_FAIL=repro cross fake good
+if [ $rc -eq 1 ] && row good | grep -q '^failed: objdiff: objdiff failed on fs/exec.o' &&
+	jq -e '.cross.status == "failed" and .cross.cells.good.status == "failed"' "$tmp/out/fake/result.json" >/dev/null; then
+	t_ok "objdiff failing in the reproducibility check fails the cell (not 'reproducible'), exit 1"
+else t_fail "objdiff failing in the reproducibility check fails the cell (not 'reproducible'), exit 1" "rc=$rc" "$(cat "$top/table.txt")"; fi
+
+FAKE_NO_OBJ=1 cross fake good
+if [ $rc -eq 1 ] && row good | grep -q 'failed: a step failed (exit [1-9][0-9]*) without its own message' &&
+	jq -e '.status == "failed"' "$top/good.json" >/dev/null; then
+	t_ok "a step with no check of its own (cp of a missing object) still fails the cell"
+else t_fail "a step with no check of its own (cp of a missing object) still fails the cell" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
+
+# cross-all: each branch's rows are what its run printed this time
+cross_all() {
+	out=$(KIT_ROOT=$kit KIT_CONFIG=/nonexistent KIT_CACHE=$tmp/cache KIT_LOCK=$tmp/lock \
+		OUT=$tmp/out JOBS=1 FAKE_SRC=$tmp/tree BRANCHES=fake CELLS=good sh "$kit/scripts/cross-all.sh" 2>"$tmp/err")
+	rc=$?; err=$(cat "$tmp/err")
+}
+cross_all
+[ $rc -eq 0 ] && grep -q '^fake  *good  *fs/exec.o  *ok$' "$tmp/out/cross-table.txt" &&
+	t_ok "cross-all: a good branch's rows in \$OUT/cross-table.txt" || t_fail "cross-all: a good branch's rows in \$OUT/cross-table.txt" "rc=$rc" "$out"
+FAKE_OBJDIFF_BUILD_FAIL=1 cross_all
+if [ $rc -eq 1 ] && grep -q '^fake .*failed: cross.sh exited 1 before its table' "$tmp/out/cross-table.txt" &&
+	! grep -q ' ok$' "$tmp/out/cross-table.txt"; then
+	t_ok "cross-all: a run that stops before its table is a failed row, not the earlier run's table"
+else t_fail "cross-all: a run that stops before its table is a failed row, not the earlier run's table" "rc=$rc" "$(cat "$tmp/out/cross-table.txt")"; fi
+KIT_SOURCE_CONFIGURED=0 FAKE_FETCH_RC=3 cross_all
+[ $rc -eq 0 ] && grep -q '^fake .*skipped: source unreachable' "$tmp/out/cross-table.txt" &&
+	t_ok "cross-all: unreachable with no source configured is skipped" || t_fail "cross-all: unreachable with no source configured is skipped" "rc=$rc" "$out"
+KIT_SOURCE_CONFIGURED=1 FAKE_FETCH_RC=3 cross_all
+[ $rc -eq 1 ] && grep -q '^fake .*failed: source unreachable' "$tmp/out/cross-table.txt" &&
+	t_ok "cross-all: unreachable with KERNEL_GIT configured fails, exit 1" || t_fail "cross-all: unreachable with KERNEL_GIT configured fails, exit 1" "rc=$rc" "$out"
+
+rm -rf "$tmp/out"
+for bad in ../../tmp/x "fake/../fake"; do
+	cross "$bad" good
+	if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "is not a branch name" && [ ! -e "$tmp/out" ]; then
+		t_ok "BRANCH=$bad is refused in one line, nothing written"
+	else t_fail "BRANCH=$bad is refused in one line, nothing written" "rc=$rc" "$err"; fi
+done
+cross fake ../matrix/good
+if [ $rc -eq 2 ] && printf '%s' "$err" | grep -q "unknown cell '../matrix/good'" && [ ! -e "$tmp/out" ]; then
+	t_ok "a cell name with a path is refused, nothing written"
+else t_fail "a cell name with a path is refused, nothing written" "rc=$rc" "$err"; fi
+t_done

@@ -117,10 +117,17 @@ t_check "missing log: exit 2, one line naming it, no verdict" sh -c "test $rc = 
 "$parse" "$tmp" >"$tmp/po" 2>"$tmp/err"; rc=$?
 t_check "a folder as the log (a read error): exit 2, no verdict" sh -c \
 	"test $rc = 2 && grep -q 'cannot read the serial log' '$tmp/err' && ! test -s '$tmp/po'"
-# out of memory: a 48 MB log under a 40 MB address-space limit
-head -c 48000000 /dev/zero | tr '\0' a >"$tmp/big.log"
-(ulimit -v 40000 && exec "$parse" "$tmp/big.log") >"$tmp/po" 2>"$tmp/err"; rc=$?
-t_check "out of memory: exit 1, 'parse: error: out of memory', no verdict" sh -c \
-	"test $rc = 1 && grep -qx 'parse: error: out of memory' '$tmp/err' && ! test -s '$tmp/po'"
-rm -f "$tmp/big.log"
+# out of memory: a 48 MB log under a 40 MB address-space limit (ulimit -v
+# is not POSIX; dash and bash have it)
+# shellcheck disable=SC3045
+if (ulimit -v 40000) 2>/dev/null; then
+	head -c 48000000 /dev/zero | tr '\0' a >"$tmp/big.log"
+	# shellcheck disable=SC3045
+	(ulimit -v 40000 && exec "$parse" "$tmp/big.log") >"$tmp/po" 2>"$tmp/err"; rc=$?
+	t_check "out of memory: exit 1, 'parse: error: out of memory', no verdict" sh -c \
+		"test $rc = 1 && grep -qx 'parse: error: out of memory' '$tmp/err' && ! test -s '$tmp/po'"
+	rm -f "$tmp/big.log"
+else
+	t_skip "out of memory: exit 1" "this sh has no 'ulimit -v' to limit the parser's memory"
+fi
 t_done

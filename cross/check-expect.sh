@@ -14,7 +14,8 @@
 # cell that no line names must not change at all.
 #
 # Prints one line per (change, object): "OK ..." or "FAIL <object> ...";
-# exit 1 when any FAIL.
+# exit 1 when any FAIL.  No step at all, or a step without its change name
+# or an object's diff, is a FAIL too: what was not measured is never "OK".
 set -u
 cdir=$1 branch=$2 cell=$3 objs=$4 edir=$5
 rc=0
@@ -29,8 +30,15 @@ matches() { # matches <value> <glob>
 # change to a fragment is a change to its function, and counts for it.
 base() { printf '%s\n' "$1" | sed -E 's/(\.(cold|part|isra|constprop|lto_priv|clone)(\.[0-9]+)?)+$//'; }
 fmatches() { matches "$1" "$2" || matches "$(base "$1")" "$2"; }
+steps=0
 for sd in "$cdir"/steps/*; do
 	[ -d "$sd" ] || continue
+	steps=$((steps + 1))
+	if [ ! -s "$sd/change" ]; then
+		echo "FAIL * ${sd##*/}: the step has no change name ($sd/change)"
+		rc=1
+		continue
+	fi
 	chg=$(cat "$sd/change")
 	ef=$edir/$chg.expect
 	if [ ! -r "$ef" ]; then
@@ -49,6 +57,11 @@ for sd in "$cdir"/steps/*; do
 			matches "$cell" "${ce:-*}" || continue
 			if [ -n "$opt" ]; then may="$may $fn"; else must="$must $fn"; fi
 		done <"$ef"
+		if [ ! -r "$sd/$o.diff" ]; then
+			echo "FAIL $o $chg: no objdiff output ($sd/$o.diff); the step did not finish"
+			rc=1
+			continue
+		fi
 		got=$(cut -d' ' -f2 "$sd/$o.diff" | tr '\n' ' ')
 		bad=0
 		for f in $got; do
@@ -70,4 +83,8 @@ for sd in "$cdir"/steps/*; do
 		[ $bad -eq 0 ] && echo "OK $o $chg: changed {$(echo $got | sed 's/ /, /g')}" || rc=1
 	done
 done
+if [ $steps -eq 0 ]; then
+	echo "FAIL * no step under $cdir/steps: the series was not pushed, nothing was compared"
+	rc=1
+fi
 exit $rc

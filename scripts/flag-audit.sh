@@ -8,13 +8,13 @@
 # decompressor, the vdso) are not kernel C and are left out, and so are
 # assembler sources (-D__ASSEMBLY__), which no C flag reaches.
 set -eu
-tree=$1; shift
+tree=${1:?usage: flag-audit.sh TREE FLAG...}; shift
 [ $# -gt 0 ] || { echo "flag-audit: no required flags given" >&2; exit 2; }
+[ -d "$tree" ] || { echo "flag-audit: $tree is not a folder; give the built kernel tree" >&2; exit 2; }
 cd "$tree"
 cmds=$(find fs kernel mm arch/x86/kernel arch/x86/ia32 arch/x86/mm -name '.*.o.cmd' 2>/dev/null |
 	grep -v -e '/boot/' -e '/vdso/' | LC_ALL=C sort)
 [ -n "$cmds" ] || { echo "flag-audit: no .o.cmd files under $tree; was it built?" >&2; exit 1; }
-n=0
 # shellcheck disable=SC2086
 awk -v req="$*" '
 function family(t) {

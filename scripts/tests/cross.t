@@ -128,6 +128,15 @@ KIT_SOURCE_CONFIGURED=1 FAKE_FETCH_RC=3 cross_all
 [ $rc -eq 1 ] && grep -q '^fake .*failed: source unreachable' "$tmp/out/cross-table.txt" &&
 	t_ok "cross-all: unreachable with KERNEL_GIT configured fails, exit 1" || t_fail "cross-all: unreachable with KERNEL_GIT configured fails, exit 1" "rc=$rc" "$out"
 
+# check-expect: what was not measured is never OK
+mkdir -p "$tmp/nosteps/steps" "$tmp/halfstep/steps/1-a-fix"
+echo a-fix >"$tmp/halfstep/steps/1-a-fix/change"
+for d in nosteps halfstep; do
+	o=$(sh cross/check-expect.sh "$tmp/$d" fake good fs/exec.o "$kit/cross/expect" 2>&1); r=$?
+	[ $r -eq 1 ] && printf '%s' "$o" | grep -q '^FAIL' && ! printf '%s' "$o" | grep -q '^OK' &&
+		t_ok "check-expect: a cell with $d is a FAIL, not OK" || t_fail "check-expect: a cell with $d is a FAIL, not OK" "rc=$r" "$o"
+done
+
 rm -rf "$tmp/out"
 for bad in ../../tmp/x "fake/../fake"; do
 	cross "$bad" good

@@ -26,6 +26,9 @@ err=$(sh scripts/flag-audit.sh "$tmp/std" $req 2>&1); rc=$?
 mkdir -p "$tmp/none"
 err=$(sh scripts/flag-audit.sh "$tmp/none" $req 2>&1); rc=$?
 [ $rc -ne 0 ] && echo "$err" | grep -q "was it built" && t_ok "an unbuilt tree is not a pass" || t_fail "an unbuilt tree is not a pass" "$err"
+err=$(sh scripts/flag-audit.sh "$tmp/nowhere" $req 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "is not a folder" &&
+	t_ok "a tree that does not exist: exit 2, one line" || t_fail "a tree that does not exist: exit 2, one line" "rc=$rc $err"
 # The real flags file: the audit must fail if a required flag is taken out
 # of what the kit passes (for branches whose Makefile does not add it).
 # (-fno-strict-aliasing is left out: every 2.6 top Makefile adds it.)

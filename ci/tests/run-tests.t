@@ -11,6 +11,8 @@ mk wrongplan 'echo "ok 1 - a"; echo "ok 2 - b"; echo "1..3"'
 mk twoplans 'echo "1..1"; echo "ok 1 - a"; echo "1..1"'
 mk crash 'echo "ok 1 - a"; exit 3'
 mk hang 'sleep 60 & echo $! >"$(dirname "$0")/hang.pid"; echo "ok 1 - started"; wait'
+mk ownlimit '# timeout: 2
+sleep 60; echo "ok 1 - late"; echo "1..1"'
 
 # run NAME... : run-tests.sh on those fake files; sets rc, out, last.
 run() {
@@ -55,6 +57,11 @@ if [ -n "$pid" ] && gone "$pid"; then t_ok "the timed-out file's own children ar
 else t_fail "the timed-out file's own children are killed too" "pid '$pid' still runs"; kill "$pid" 2>/dev/null; fi
 run fine noplan crash
 expect "the summary adds up across files and stays the last line" 1 "4 passed, 2 failed, 1 skipped" 'crash.t exited 3'
+# a file may declare its own limit
+run_own() { out=$(env -u KIT_TEST_TIMEOUT sh ci/run-tests.sh "$tmp/ownlimit.t" 2>&1); rc=$?; last=$(printf '%s\n' "$out" | tail -1); }
+t0=$(date +%s); run_own; t1=$(date +%s)
+expect "a file's own '# timeout: N' line is its limit" 1 "0 passed, 1 failed, 0 skipped" "ownlimit.t timed out after 2s"
+t_check "... and it is stopped then" [ $((t1 - t0)) -lt 30 ]
 out=$(KIT_TEST_TIMEOUT=soon sh ci/run-tests.sh "$tmp/fine.t" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "KIT_TEST_TIMEOUT='soon' is not a whole number" &&
 	t_ok "a bad KIT_TEST_TIMEOUT is refused in one line" || t_fail "a bad KIT_TEST_TIMEOUT is refused in one line" "rc=$rc" "$out"

@@ -1,31 +1,45 @@
 #!/bin/sh
 # verify.sh [BRANCH]: build what is missing, boot the unpatched kernel and,
 # when the branch has a security series, the patched one, in the
-# verification VM (testvm/, which judges blind), and record the verdicts in
-# $OUT/<name>/result.json under boots.<kind>.  One line per boot.
+# verification VM (testvm/, which judges blind), record the verdicts in
+# $OUT/<name>/result.json under boots.<kind>, and hold them against what
+# each kernel must be (the gate).  One line per boot.
 #
-# A tree that already carries the fix (debian-6.1; any tree in which
-# scripts/fix-state.sh finds every change) gets no series: "already fixed",
-# and only its own kernel is booted.  VERIFY_KINDS="unpatched" narrows a run to one kind.
+# What each kernel must be (verdicts: testvm/README.md "Verdicts"):
+#   unpatched, the fix missing      VULNERABLE (the exposure is shown)
+#   patched                         SURVIVED
+#   a tree that already carries the fix (debian-6.1; any tree in which
+#   scripts/fix-state.sh finds every change): only its own kernel is
+#   booted, and it must be SURVIVED.
+# SERIES_DIR=<quilt series> verifies that series as the patched kernel (a
+# release's own pick, a mutant): it is held to SURVIVED like the kit's own.
+# VERIFY_KINDS="unpatched" narrows a run to one kind.
+#
+# Exit: 0 every kernel is what it must be; 1 one is not (or a step failed
+# before a verdict); 2 bad input; 3 the source cannot be reached (SKIP).
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
 TREE=${TREE:-}
 if [ -n "$TREE" ]; then
-	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE") || exit $?
+	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE" ${BRANCH:+"$BRANCH"}) || exit $?
 	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
 fi
 load_branch "$BRANCH"
 NAME=${NAME:-$BRANCH}
+check_name NAME "$NAME"
 export NAME
 result=$OUT/$NAME/result.json
+series_dir=${SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
+[ -z "${SERIES_DIR:-}" ] || [ -r "$SERIES_DIR/series" ] ||
+	die 2 "SERIES_DIR=$SERIES_DIR has no series file; give a quilt series folder"
 
 if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
 kinds=unpatched fixed=
 mkdir -p "$OUT/$NAME"
 if sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan" >/dev/null; then
-	if [ -r "$KIT_ROOT/backports/$BRANCH/series" ]; then
+	if [ -r "$series_dir/series" ]; then
 		kinds="unpatched patched"
 	else
 		progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only"
@@ -45,14 +59,37 @@ if [ -n "$fixed" ]; then
 	progress "$NAME" verify "already fixed: the tree carries every change; nothing applied"
 fi
 
+# must <kind>: the verdict this kernel must get.
+must() {
+	if [ -n "$fixed" ] || [ "$1" != unpatched ]; then echo SURVIVED; else echo VULNERABLE; fi
+}
+
+gate=0
+result_update "$result" --argjson prov "$(kit_provenance)" \
+	--arg series "$(series_digest "$series_dir")" \
+	--arg host "$(for p in $BR_HOST_SERIES; do cat "$KIT_ROOT/branches/host/$p.patch"; done | sha256sum | cut -d' ' -f1)" \
+	--arg sdir "${SERIES_DIR:+$SERIES_DIR}" \
+	'.provenance = ($prov + {series_sha256: $series, series_dir: (if $sdir == "" then null else $sdir end),
+	   host_series_sha256: $host}) | del(.gate)'
 for k in $kinds; do
 	bdir=$OUT/$NAME/$k
 	progress "$NAME" boot "$k kernel in QEMU"
 	line=$(sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/src/arch/x86/boot/bzImage" "$bdir/verify") ||
 		die 1 "[$NAME] the verification VM failed on the $k kernel; see $bdir/verify/"
+	want=$(must "$k")
+	got=$(jq -r .verdict "$bdir/verify/boot.json")
+	if [ "$got" = "$want" ]; then ok=true; mark=ok
+	else ok=false; mark="NOT OK: must be $want"; gate=1; fi
 	result_update "$result" --arg k "$k" --slurpfile b "$bdir/verify/boot.json" \
 		--arg commit "${BR_COMMIT:-}" --arg cfg "$(cat "$bdir/config.sha256")" \
-		'.boots[$k] = ($b[0] + {inputs: ($b[0].inputs + {tree_commit: $commit,
-		    build_config_sha256: $cfg, toolchain: .toolchain})})'
-	printf '%-12s %-9s %s\n' "$NAME" "$k" "$line"
+		--arg want "$want" --argjson ok "$ok" \
+		'.boots[$k] = ($b[0] + {expected: $want, as_expected: $ok,
+		    inputs: ($b[0].inputs + {tree_commit: $commit,
+		    build_config_sha256: $cfg, toolchain: .toolchain})})
+		 | .gate.kernels[$k] = {verdict: $b[0].verdict, expected: $want, ok: $ok,
+		    failed_tests: ($b[0].failed_tests // [])}'
+	printf '%-12s %-9s %s [%s]\n' "$NAME" "$k" "$line" "$mark"
 done
+st=pass; [ $gate -eq 0 ] || st=fail
+result_update "$result" --arg st "$st" '.gate.status = $st'
+[ $gate -eq 0 ] || die 1 "[$NAME] gate failed: a kernel is not what it must be (see the NOT OK line above and $result)"

@@ -1,15 +1,36 @@
 #!/bin/sh
-# build-all: an unreachable source is SKIP with its reason, not an error.
+# build-all and verify-all: SKIP means one thing, the source cannot be
+# reached on a machine where none is configured.  A local path that does
+# not exist is a failure, and so is an unreachable source the user did
+# configure (issue 9 item 3).  Reachability is decided once per run.
 . ci/tap.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-out=$(BRANCHES="v2.6.32 v2.6.26" OUT=$tmp/out KIT_CACHE=$tmp/cache KIT_CONFIG=/nonexistent \
-	KERNEL_GIT=$tmp/no-such-repo sh scripts/build-all.sh 2>/dev/null); rc=$?
-[ $rc -eq 0 ] && t_ok "unreachable sources do not fail build-all" || t_fail "unreachable sources do not fail build-all" "rc=$rc" "$out"
-echo "$out" | grep -q '^v2.6.32 *SKIP .*KERNEL_GIT=.*no-such-repo is not a folder' &&
-	t_ok "v2.6.32 is SKIP with the reason in the table" || t_fail "v2.6.32 is SKIP with the reason in the table" "$out"
-echo "$out" | grep -q '^v2.6.26 *SKIP' && t_ok "v2.6.26 is SKIP too" || t_fail "v2.6.26 is SKIP too" "$out"
-out=$(BRANCHES="v2.6.32" OUT=$tmp/out KIT_CACHE=$tmp/cache KIT_CONFIG=/nonexistent \
-	KERNEL_GIT=http://127.0.0.1:9/linux.git KIT_FETCH_TIMEOUT=10 sh scripts/build-all.sh 2>/dev/null); rc=$?
+run() { # run <script> <env...>: stdout in $out, exit status in $rc
+	_s=$1; shift
+	out=$(env BRANCHES="v2.6.32 v2.6.26" OUT="$tmp/out" KIT_CACHE="$tmp/cache" KIT_CONFIG=/nonexistent \
+		KIT_FETCH_TIMEOUT=10 "$@" sh "scripts/$_s" 2>"$tmp/err"); rc=$?
+}
+run build-all.sh KERNEL_GIT="$tmp/no-such-repo"
+[ $rc -eq 1 ] && echo "$out" | grep -q "^v2.6.32 *FAILED .*no-such-repo does not exist" &&
+	t_ok "a KERNEL_GIT path that does not exist: FAILED with the reason, exit 1" ||
+	t_fail "a missing KERNEL_GIT path fails" "rc=$rc" "$out"
+run build-all.sh KERNEL_GIT=http://127.0.0.1:9/linux.git
+[ $rc -eq 1 ] && echo "$out" | grep -q '^v2.6.32 *FAILED .*cannot reach http://127.0.0.1:9' &&
+	t_ok "an unreachable URL the user configured: FAILED with git's reason, exit 1" ||
+	t_fail "an unreachable configured URL fails" "rc=$rc" "$out"
+# A fresh machine: no KERNEL_GIT anywhere, so the default source is used
+# (stood in for by a refused URL, so that the test needs no network).
+run build-all.sh KERNEL_GIT=http://127.0.0.1:9/linux.git KIT_SOURCE_CONFIGURED=0
 [ $rc -eq 0 ] && echo "$out" | grep -q '^v2.6.32 *SKIP .*cannot reach http://127.0.0.1:9' &&
-	t_ok "an unreachable URL is SKIP with git's reason" || t_fail "an unreachable URL is SKIP with git's reason" "rc=$rc" "$out"
+	echo "$out" | grep -q '^v2.6.26 *SKIP' &&
+	t_ok "no source configured: unreachable is SKIP with the reason, exit 0" ||
+	t_fail "no source configured: SKIP" "rc=$rc" "$out"
+run verify-all.sh KERNEL_GIT=http://127.0.0.1:9/linux.git
+n=$(grep -c 'git fetch' "$tmp/err")
+[ $rc -eq 1 ] && echo "$out" | grep -q '^v2.6.26 *FAILED .*decided on v2.6.32' && [ "$n" -le 1 ] &&
+	t_ok "verify-all: an unreachable source is tried once, the next branch says so; exit 1 when configured" ||
+	t_fail "verify-all decides reachability once" "rc=$rc fetches=$n" "$out"
+run verify-all.sh KERNEL_GIT=http://127.0.0.1:9/linux.git KIT_SOURCE_CONFIGURED=0
+[ $rc -eq 0 ] && echo "$out" | grep -q '^v2.6.32 *SKIP' &&
+	t_ok "verify-all on a fresh machine: SKIP, exit 0" || t_fail "verify-all fresh machine SKIP" "rc=$rc" "$out"
 t_done

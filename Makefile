@@ -9,7 +9,7 @@ BRANCH ?=
 export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
+	series series-all mbox mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -25,6 +25,7 @@ help:
 	@echo '  make verify-all          every reachable branch; table at the end'
 	@echo '  make series BRANCH=b     regenerate backports/b/ from cocci/ rules and hand hunks'
 	@echo '                           (TREE=<dir>: a series for that tree in $$(OUT)/<name>/tree-series/)'
+	@echo '  make mbox BRANCH=b       the series as mails git am takes, upstream changelog and chain (SIGNOFF=1 signs)'
 	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
 	@echo '  make cross BRANCH=b      cross-compile every patched loader, unpatched and patched;'
 	@echo '                           warnings and per-patch function diff (cross-all: all branches;'
@@ -87,6 +88,9 @@ verify-all:
 
 series:
 	@sh scripts/series.sh
+
+mbox:
+	@sh scripts/mbox.sh
 
 series-all:
 	@for b in $(notdir $(basename $(wildcard branches/v*.conf))); do \

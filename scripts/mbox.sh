@@ -1,0 +1,413 @@
+#!/bin/sh
+# mbox.sh [BRANCH]: a security series as mails `git am` takes, in the
+# stable-queue form, written to $OUT/<name>/mbox/:
+#
+#   NNNN-<patch>        one "[PATCH n/m]" mail per patch, in series order
+#   series.mbox         all of them, for one `git am series.mbox`
+#   checkpatch.txt      what the branch's own scripts/checkpatch.pl said
+#
+# Each mail: From: and Date: of the upstream author, the upstream subject,
+# "commit <id> upstream.", upstream's changelog with its sign-off chain,
+# our "[ backport: ... ]" lines (the patch's [ adapted: ] notes and how each
+# file was made), the backporter's Signed-off-by (SIGNOFF=1 only, from
+# git config, never made up), then the patch's diffstat and diff as the
+# series has them, so the mails give the tree quilt gives.
+#
+# Upstream's text is read at run time from KERNEL_GIT and never kept in
+# this repository: the upstream commit itself, or a backport of it that
+# names it ("commit <id> upstream.", "[ Upstream commit <id> ]",
+# "(backported from commit <id>...)", "(cherry picked from commit <id>...)").
+# Where the source has neither, the mail says so in one line and carries
+# the kit's own summary instead.
+#
+#   BRANCH=<b>             backports/<b>/          -> $OUT/<b>/mbox/
+#   TREE=<dir> [NAME=<n>]  $OUT/<n>/tree-series/   -> $OUT/<n>/mbox/
+#                          (made by make series/verify TREE=<dir>)
+#   SERIES_DIR=<dir>       another quilt series for BRANCH (NAME=, default
+#                          the branch, names the output)
+#   SIGNOFF=1              add the backporter's Signed-off-by
+#   CHECKPATCH=<file>      run that checkpatch.pl instead of the branch's own
+#
+# Exit 0: written.  1: a step failed, or a mail has a checkpatch ERROR that
+# is ours (the mails then go to mbox.rejected/; mbox/ stays as it was).
+# 2: bad input.  3: a remote KERNEL_GIT cannot be reached.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# Stable-tree maintainers of the 2.6 era and since: the one sign-off the
+# stable process appends after upstream's chain (see upstream_strip).
+STABLE_SIGNERS="gregkh@suse.de gregkh@linuxfoundation.org greg@kroah.com
+gregkh@kernel.org chrisw@sous-sol.org w@1wt.eu bunk@stusta.de
+ben@decadent.org.uk paul.gortmaker@windriver.com sashal@kernel.org"
+
+BRANCH=${1:-${BRANCH:-}}
+case ${SIGNOFF:-} in '' | 0 | 1) ;; *)
+	die 2 "SIGNOFF='$SIGNOFF' is neither 1 nor 0; SIGNOFF=1 adds your Signed-off-by (git config user.name/user.email)" ;;
+esac
+
+# resolve_series: BRANCH, NAME and sdir (the quilt series to mail).
+resolve_series() {
+	if [ -n "${TREE:-}" ]; then
+		[ -z "${SERIES_DIR:-}" ] || die 2 "TREE= and SERIES_DIR= both given; use one"
+		det=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE") || exit $?
+		[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
+			die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
+		BRANCH=$det
+		NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+		check_name NAME "$NAME"
+		sdir=$OUT/$NAME/tree-series
+		[ -r "$sdir/series" ] ||
+			die 2 "no series for TREE=$TREE in $sdir; make it first: make series TREE=$TREE NAME=$NAME"
+		return 0
+	fi
+	load_branch "$BRANCH"
+	NAME=${NAME:-$BRANCH}
+	check_name NAME "$NAME"
+	sdir=${SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
+	if [ ! -r "$sdir/series" ]; then
+		[ -z "${SERIES_DIR:-}" ] || die 2 "SERIES_DIR=$SERIES_DIR has no series file; give a quilt series folder"
+		[ "$BR_SOURCE" != apt ] || die 2 "$BRANCH carries the fix itself: it has no series to mail"
+		die 2 "backports/$BRANCH/series is missing; run 'make series BRANCH=$BRANCH' first"
+	fi
+	sdir=$(cd "$sdir" && pwd)
+}
+
+# check_patches: every patch the series names exists and is one the kit
+# wrote (a Git-commit: line with a full id, a "---" line before the diff).
+check_patches() {
+	patches=$(grep -v '^#' "$sdir/series" | grep -v '^[[:space:]]*$') ||
+		die 2 "$sdir/series names no patch"
+	for p in $patches; do
+		is_plain_name "$p" || die 2 "$sdir/series names '$p', which is not a plain file name"
+		[ -r "$sdir/$p" ] || die 2 "$sdir/series names $p, which does not exist"
+		grep -Eq '^Git-commit: [0-9a-f]{40}$' "$sdir/$p" ||
+			die 2 "$sdir/$p has no 'Git-commit: <40-hex id>' header; regenerate it with make series"
+		grep -q '^---$' "$sdir/$p" ||
+			die 2 "$sdir/$p has no '---' line before its diff; regenerate it with make series"
+	done
+}
+
+# signoff_line: the backporter's own line, from git config only.
+signoff_line() {
+	_n=$(git -C "$KIT_ROOT" config user.name) || _n=
+	_e=$(git -C "$KIT_ROOT" config user.email) || _e=
+	[ -n "$_n" ] && [ -n "$_e" ] ||
+		die 2 "SIGNOFF=1 but git config user.name/user.email is not set; set both (git config --global user.name ...) or drop SIGNOFF"
+	printf 'Signed-off-by: %s <%s>\n' "$_n" "$_e"
+}
+
+# open_source: $gd, a git dir to read upstream's text from.  A remote
+# KERNEL_GIT is asked for each upstream id (depth 2: the commit and its
+# parent, for its diff) into a scratch repository; it cannot be searched
+# for backports.
+open_source() {
+	case $KERNEL_GIT in
+	*://* | *@*:*)
+		gd=$work/upstream.git
+		git init -q --bare "$gd"
+		timeout "${KIT_FETCH_TIMEOUT:-120}" git ls-remote "$KERNEL_GIT" HEAD >/dev/null 2>"$work/ls.err" ||
+			die 3 "cannot reach $KERNEL_GIT ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); set KERNEL_GIT to a local git repository"
+		for _id in $(cat "$work/ids"); do
+			timeout "${KIT_FETCH_TIMEOUT:-120}" git --git-dir="$gd" fetch -q --depth=2 \
+				"$KERNEL_GIT" "$_id" 2>/dev/null || :   # not there: the mail says so
+		done
+		remote=1 ;;
+	*)
+		[ -d "$KERNEL_GIT" ] || die 2 "KERNEL_GIT=$KERNEL_GIT is not a folder; point it at the kit's git source"
+		gd=$(git -C "$KERNEL_GIT" rev-parse --absolute-git-dir 2>/dev/null) ||
+			die 2 "KERNEL_GIT=$KERNEL_GIT is not a git repository; point it at the kit's git source"
+		remote= ;;
+	esac
+}
+
+# names_id ID: awk program text true on a line that names ID as the
+# commit this one is (a backport's marker), not a mere mention ("This
+# reverts commit ID", "Fixes: ID").
+names_re() {
+	printf '%s' "^(commit $1 upstream\\.?|\\[ ?[Uu]pstream commit $1 ?\\]|\\((backported|cherry picked) from commit $1( upstream)?\\)?)[[:space:]]*\$"
+}
+
+# find_upstream: for each id, $work/up/<id> holds the source commit that
+# carries upstream's text: "self <commit>" or "backport <commit>".  The
+# oldest backport wins: the nearest to upstream (later ones are picks of
+# picks).  One pass over the whole history for all ids.
+find_upstream() {
+	mkdir "$work/up"
+	_grep=
+	for _id in $(cat "$work/ids"); do
+		if git --git-dir="$gd" cat-file -e "$_id^{commit}" 2>/dev/null; then
+			echo "self $_id" >"$work/up/$_id"
+		else
+			_grep="$_grep --grep=$_id"
+		fi
+	done
+	[ -n "$_grep" ] && [ -z "$remote" ] || return 0
+	progress "$NAME" mbox "searching $KERNEL_GIT for backports that name the upstream ids"
+	# shellcheck disable=SC2086
+	git --git-dir="$gd" log --all -F $_grep --reverse --format=%H >"$work/cand" ||
+		die 1 "git log in $KERNEL_GIT failed"
+	while read -r _c; do
+		git --git-dir="$gd" show -s --format=%B "$_c" >"$work/cand.msg"
+		for _id in $(cat "$work/ids"); do
+			[ ! -e "$work/up/$_id" ] || continue
+			grep -Eq "$(names_re "$_id")" "$work/cand.msg" || continue
+			echo "backport $_c" >"$work/up/$_id"
+		done
+	done <"$work/cand"
+}
+
+# upstream_strip ID COMMITTER-EMAIL: a backport's message (stdin, without
+# its subject line) reduced to upstream's changelog and chain (stdout).
+#
+# What a backport adds to upstream's text, and how it is told apart:
+#  - the stable form puts "commit <id> upstream." (or "[ Upstream commit
+#    <id> ]") above upstream's text, and a distribution may put more above
+#    it (BugLink:): everything down to that line is the backporter's;
+#  - `git cherry-pick -x` style ("(backported from commit <id>)",
+#    "(cherry picked from commit <id>)") is written right after upstream's
+#    chain, and what follows it is the distribution's own;
+#  - otherwise the chain only grows at its end, so the added lines are the
+#    last ones: those by the backport's committer or their mail domain
+#    (the distribution that committed it: its Signed-off-by, Acked-by,
+#    BugLink:), then at most one sign-off of a stable maintainer (the
+#    stable process adds exactly one, right after upstream's chain, with
+#    any "[name: ...]" note of theirs just above it).  Nothing above that
+#    is touched, so upstream's own chain stays whole; the one case this
+#    gets wrong is an upstream chain that itself ends with a stable
+#    maintainer's sign-off and no stable one after it.
+upstream_strip() {
+	awk -v re="$(names_re "$1")" -v ce="$2" -v stable=" $(printf '%s' "$STABLE_SIGNERS" | tr '\n' ' ') " '
+	function email(s) { if (match(s, /<[^>]*>/)) return substr(s, RSTART + 1, RLENGTH - 2); return "" }
+	function dom(s) { sub(/^[^@]*@/, "", s); return tolower(s) }
+	{ l[++n] = $0 }
+	END {
+		first = 1; last = n; cut = 0
+		for (i = 1; i <= n; i++) if (l[i] ~ re && l[i] !~ /^\(/) { first = i + 1; break }
+		for (i = first; i <= n; i++) if (l[i] ~ re && l[i] ~ /^\(/) { last = i - 1; cut = 1; break }
+		if (!cut) {
+			cd = dom(ce)
+			for (; last >= first; last--) {
+				if (l[last] ~ /^[[:space:]]*$/ || l[last] ~ /^BugLink:/) continue
+				if (l[last] !~ /^[A-Za-z-]+: / || email(l[last]) == "") break
+				if (tolower(email(l[last])) != tolower(ce) && dom(email(l[last])) != cd) break
+			}
+			if (last >= first && l[last] ~ /^Signed-off-by: / && index(stable, " " tolower(email(l[last])) " ")) {
+				for (last--; last >= first && l[last] ~ /^\[[^ ]+: .*\]$/; last--) ;
+			}
+		}
+		while (first <= last && l[first] ~ /^[[:space:]]*$/) first++
+		while (last >= first && l[last] ~ /^[[:space:]]*$/) last--
+		for (i = first; i <= last; i++) print l[i]
+	}'
+}
+
+# upstream_text ID PREFIX: PREFIX.meta (author name, email, date, subject,
+# committer email), PREFIX.log (changelog and chain), PREFIX.diff and
+# PREFIX.from (where it was read) from the commit find_upstream chose.
+upstream_text() {
+	read -r _kind _c <"$work/up/$1"
+	git --git-dir="$gd" show -s --format='%an%n%ae%n%aD%n%s%n%ce' "$_c" >"$2.meta"
+	git --git-dir="$gd" show -s --format=%b "$_c" >"$2.body"
+	if [ "$_kind" = self ]; then
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$2.body" >"$2.log"
+	else
+		upstream_strip "$1" "$(sed -n 5p "$2.meta")" <"$2.body" >"$2.log"
+	fi
+	# its added lines: a checkpatch complaint about one of these is
+	# about upstream's own code, not about our adaptation of it
+	git --git-dir="$gd" show --format= --no-color --no-ext-diff "$_c" >"$2.diff" 2>/dev/null ||
+		: >"$2.diff"   # a shallow remote commit without its parent: no diff to compare
+	printf '%s (%s %s)\n' "$_kind" "$_c" "$(sed -n 4p "$2.meta")" >"$2.from"
+}
+
+# parse_patch PATCH PREFIX: the kit's patch header into PREFIX.{from,
+# subject,id}, its bracket notes into PREFIX.notes, our own explanation
+# into PREFIX.expl and everything from "---" on into PREFIX.tail.
+parse_patch() {
+	: >"$2.notes"; : >"$2.expl"
+	awk -v p="$2" '
+	part == "" && /^$/ { part = "body"; next }
+	part == "" { if (sub(/^From: /, "")) print > (p ".from")
+		else if (sub(/^Subject: /, "")) print > (p ".subject")
+		else if (sub(/^Git-commit: /, "")) print > (p ".id")
+		next }
+	part == "body" && /^---$/ { part = "tail" }
+	part == "tail" { print > (p ".tail"); next }
+	/^commit [0-9a-f]+ upstream\.$/ && !seen++ { next }
+	/^\[ / { inb = 1 }
+	inb { print > (p ".notes"); if (/ \]$/) inb = 0; next }
+	{ print > (p ".expl") }' "$1"
+}
+
+# backport_lines NOTES: our bracket notes as "[ backport: ... ]" lines;
+# a long note is wrapped at 75 columns for mail readers (the indented
+# "file: how it was made" lines are kept whole, one file a line).
+backport_lines() {
+	sed -e 's/^\[ adapted: /[ backport: /' -e '/^\[ backport: /!s/^\[ /[ backport: /' "$1" |
+		awk '/^ / || length($0) <= 75 { print; next }
+		{
+			out = ""; n = split($0, w, " ")
+			for (i = 1; i <= n; i++) {
+				if (out != "" && out != "  " && length(out) + length(w[i]) + 1 > 75) { print out; out = "  " }
+				out = out (out == "" || out == "  " ? "" : " ") w[i]
+			}
+			print out
+		}'
+}
+
+# mail_from NAME EMAIL: a From: value; a name with characters outside an
+# RFC 5322 atom ("H. Peter Anvin") is quoted, as git format-patch does.
+mail_from() {
+	if printf '%s' "$1" | LC_ALL=C grep -q "[^A-Za-z0-9 !#\$%&'*+/=?^_\`{|}~-]"; then
+		printf '"%s" <%s>' "$(printf '%s' "$1" | sed 's/[\\"]/\\&/g')" "$2"
+	else
+		printf '%s <%s>' "$1" "$2"
+	fi
+}
+
+# trim FILE: FILE without its leading and trailing blank lines.
+trim() {
+	awk '/[^[:space:]]/ { for (; b > 0; b--) print ""; print; seen = 1; next } seen { b++ }' "$1"
+}
+
+# make_mail N M PREFIX MAIL: mail N of M from the parsed patch PREFIX.
+make_mail() {
+	_id=$(cat "$3.id")
+	if [ -r "$work/up/$_id" ]; then
+		upstream_text "$_id" "$3.up"
+		_have=1
+		_from=$(mail_from "$(sed -n 1p "$3.up.meta")" "$(sed -n 2p "$3.up.meta")")
+		_date=$(sed -n 3p "$3.up.meta") _subj=$(sed -n 4p "$3.up.meta")
+		[ "$_subj" = "$(cat "$3.subject")" ] ||
+			progress "$NAME" mbox "warning: ${_id%"${_id#????????????}"}: the source's subject '$_subj' differs from the patch's '$(cat "$3.subject")'"
+	else
+		_have='' _date='' _subj=$(cat "$3.subject") _f=$(cat "$3.from")
+		_from=$(mail_from "${_f% <*}" "$(printf '%s' "$_f" | sed 's/.*<\(.*\)>.*/\1/')")
+	fi
+	{
+		printf 'From %s Mon Sep 17 00:00:00 2001\n' "$_id"
+		printf 'From: %s\n' "$_from"
+		[ -z "$_date" ] || printf 'Date: %s\n' "$_date"
+		printf 'Subject: [PATCH %d/%d] %s\n' "$1" "$2" "$_subj"
+		printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n'
+		printf 'commit %s upstream.\n\n' "$_id"
+		if [ -n "$_have" ]; then
+			cat "$3.up.log"
+		else
+			echo "[ backport: the kit's source lacks upstream's changelog; our summary follows ]"
+			echo
+			trim "$3.expl"
+			echo
+		fi
+		backport_lines "$3.notes"
+		[ -z "$sign" ] || printf '%s\n' "$sign"
+		cat "$3.tail"
+	} >"$4"
+}
+
+# prep_checkpatch: $work/checkpatch.pl, a copy of the branch's own (from
+# its verified export) or of CHECKPATCH=, runnable by this perl: 2.6-era
+# checkpatch.pl has unescaped "{" after \s, \) and "do" in a few regexes,
+# a syntax error since perl 5.26; the copy escapes exactly those, which
+# changes nothing they match.  The export itself is never touched.
+prep_checkpatch() {
+	if [ -n "${CHECKPATCH:-}" ]; then
+		[ -r "$CHECKPATCH" ] || die 2 "CHECKPATCH=$CHECKPATCH is not a readable file; give a checkpatch.pl"
+		_cp=$CHECKPATCH cp_args=--no-tree cp_what="CHECKPATCH=$CHECKPATCH"
+	else
+		_src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+		_cp=$_src/scripts/checkpatch.pl cp_args=--root=$_src
+		cp_what="$BRANCH's own scripts/checkpatch.pl (commit $(sed -n 's/^commit //p' "$_src/.kit-verified" | head -1))"
+		[ -r "$_cp" ] || die 1 "$BRANCH's export has no scripts/checkpatch.pl"
+	fi
+	sed -e 's/\\s{/\\s\\{/g' -e 's/\\){/\\)\\{/g' -e 's|/do{/|/do\\{/|g' "$_cp" >"$work/checkpatch.pl"
+	perl -c "$work/checkpatch.pl" >"$work/cp.log" 2>&1 ||
+		die 1 "$cp_what does not compile under $(perl -e 'print $^V'): $(grep -v 'syntax OK' "$work/cp.log" | head -1)"
+}
+
+# checkpatch_mail MAIL PREFIX: run checkpatch on MAIL; its findings, each
+# marked as ours or as one on upstream's own line (every line it quotes
+# is added verbatim by the commit the source holds for it), go to
+# PREFIX.cpr; "<errors ours> <errors upstream's> <warnings>" to stdout.
+checkpatch_mail() {
+	# its exit status also counts warnings: the totals line is read instead
+	perl "$work/checkpatch.pl" "$cp_args" "$1" >"$2.cp" 2>&1 || :
+	grep -Eq '^total: [0-9]+ errors, [0-9]+ warnings' "$2.cp" ||
+		die 1 "checkpatch.pl did not finish on ${1##*/}: $(tail -1 "$2.cp")"
+	[ -r "$2.up.diff" ] || : >"$2.up.diff"
+	awk -v upf="$2.up.diff" -v out="$2.cpr" '
+	BEGIN { while ((getline l < upf) > 0) if (l ~ /^\+/) up[l] = 1 }
+	function flush(  tag) {
+		if (!inb) return; inb = 0
+		if (kind == "ERROR" && q > 0 && own == q) { eu++; tag = "ERROR (upstream'\''s own line)" }
+		else if (kind == "ERROR") { eo++; tag = "ERROR" }
+		else { w++; tag = kind }
+		printf "  %s:%s\n", tag, blk > out
+	}
+	/^(ERROR|WARNING|CHECK): / { flush(); kind = $1; sub(/:$/, "", kind); blk = substr($0, length(kind) + 2); q = own = 0; inb = 1; next }
+	/^total: / { flush(); split($0, t, /[ ,]+/); te = t[2]; tw = t[4]; next }
+	inb && /^$/ { flush(); next }
+	inb { blk = blk "\n  " $0; s = $0; sub(/^#[0-9]+: /, "", s)
+		if (s ~ /^\+/) { q++; if (s in up) own++ } }
+	END { flush(); if (te != eo + eu || tw != w) print "mismatch"; else print eo + 0, eu + 0, w + 0 }' "$2.cp"
+}
+
+# install_dir DIR DEST: DIR becomes DEST with one rename; the old DEST
+# stays until then.
+install_dir() {
+	rm -rf "$2.new"
+	mv "$1" "$2.new"
+	rm -rf "$2.old"
+	[ ! -e "$2" ] || mv "$2" "$2.old"
+	mv "$2.new" "$2"
+	rm -rf "$2.old"
+}
+
+# mails: every patch of the series as a mail in $work/mbox/, checked.
+mails() {
+	mkdir "$work/mbox" "$work/p"
+	_m=$(echo $patches | wc -w) _n=0 eo=0 eu=0 w=0
+	printf 'checkpatch: %s\n\n' "$cp_what" >"$work/mbox/checkpatch.txt"
+	for p in $patches; do
+		_n=$((_n + 1))
+		_x=$work/p/$_n _mail=$(printf '%04d-%s' "$_n" "$p")
+		parse_patch "$sdir/$p" "$_x"
+		make_mail "$_n" "$_m" "$_x" "$work/mbox/$_mail"
+		_c=$(checkpatch_mail "$work/mbox/$_mail" "$_x")
+		[ "$_c" != mismatch ] || die 1 "checkpatch's totals for $_mail differ from the findings read; see its output format"
+		set -- $_c
+		eo=$((eo + $1)) eu=$((eu + $2)) w=$((w + $3))
+		_src=$(cat "$_x.up.from" 2>/dev/null) || _src="not in the source: the mail says so"
+		{
+			printf '%s: %d errors (%d on upstream'\''s own lines), %d warnings; upstream text: %s\n' \
+				"$_mail" $(($1 + $2)) "$2" "$3" "$_src"
+			[ ! -s "$_x.cpr" ] || cat "$_x.cpr"
+		} >>"$work/mbox/checkpatch.txt"
+		cat "$work/mbox/$_mail" >>"$work/mbox/series.mbox"
+		[ "$1" -eq 0 ] || progress "$NAME" mbox "$_mail: $1 checkpatch error(s) of ours"
+	done
+	printf '\ntotal: %d mails, %d errors of ours, %d errors on upstream'\''s own lines, %d warnings\n' \
+		"$_m" "$eo" "$eu" "$w" >>"$work/mbox/checkpatch.txt"
+}
+
+resolve_series
+check_patches
+need_cmd git perl awk
+sign=
+[ "${SIGNOFF:-}" != 1 ] || sign=$(signoff_line)
+mkdir -p "$OUT/$NAME" || die 1 "cannot create $OUT/$NAME"
+work=$(mktemp -d "$OUT/$NAME/.mbox.XXXXXX") || die 1 "cannot create a temp folder in $OUT/$NAME"
+trap 'rmtree "$work"' EXIT
+for p in $patches; do sed -n 's/^Git-commit: //p' "$sdir/$p" | head -1; done | sort -u >"$work/ids"
+prep_checkpatch
+open_source
+find_upstream
+mails
+dest=$OUT/$NAME/mbox
+if [ "$eo" -gt 0 ]; then
+	install_dir "$work/mbox" "$dest.rejected"
+	die 1 "[$NAME] $eo checkpatch error(s) of ours in the mails (listed in $dest.rejected/checkpatch.txt); ${dest#"$OUT"/} is unchanged"
+fi
+rm -rf "$dest.rejected"
+install_dir "$work/mbox" "$dest"
+progress "$NAME" mbox "$(echo $patches | wc -w) mails in $dest: $eu checkpatch error(s) on upstream's own lines, $w warning(s)"

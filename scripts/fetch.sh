@@ -1,162 +1,539 @@
 #!/bin/sh
-# fetch.sh BRANCH: make sure a verified, read-only export of BRANCH's source
-# exists in the kit's cache and print its path.
+# fetch.sh: the kit's verified, read-only exports of each branch's source.
 #
-#   exit 0  path printed on stdout
-#   exit 2  bad input (unknown branch, KERNEL_GIT lacks the commit, ...)
-#   exit 3  the source cannot be reached from here (callers report SKIP)
-#   exit 1  a step failed
+#   fetch.sh BRANCH               make sure a verified export of BRANCH is in
+#                                 the cache; print its path
+#   fetch.sh --probe BRANCH       could "fetch.sh BRANCH" get the source from
+#                                 here?  Exports nothing (see probe() for what
+#                                 it can and cannot know)
+#   fetch.sh --copy BRANCH DEST   a writable copy of the export at DEST (which
+#                                 must not exist), checked file by file against
+#                                 the export's listing; prints that listing
+#   fetch.sh --verify BRANCH      every file of the cached export against the
+#                                 source (git: the commit's blob ids); a
+#                                 mismatch removes the export
+#   fetch.sh --verify DIR BRANCH  is DIR exactly BRANCH's pinned commit?
+#   fetch.sh --listing DIR        DIR's content: "mode id<TAB>path" lines
+#
+#   exit 0  done (path or listing on stdout)
+#   exit 1  a step failed, or a check found a difference
+#   exit 2  bad input: unknown branch, a KERNEL_GIT that does not exist, is
+#           no git repository, lacks the commit, or begins with '-'
+#   exit 3  only this: the source cannot be reached (a network URL or the
+#           apt mirror does not answer); callers report SKIP
 #
 # The cache holds one export per pinned commit (src/<commit>) or apt package
-# version (src/<package>_<version>).  Exports are made in a temp folder,
-# verified, made read-only and renamed into place, so a half-made export is
-# never seen.  KERNEL_GIT's repository is only read.
+# version (src/<package>_<version>).  Its marker, .kit-verified, holds what
+# it vouches for: the commit (or package, version and .deb digest), the
+# export's listing (every path with its git blob id and mode), the listing's
+# digest, and a digest of the export's stat data.  Every use checks it (see
+# check_export).  Exports are made under src/.tmp.<key>.<pid>, verified, and
+# published by a rename that cannot replace anything; one flock per export
+# (src/.<key>.lock) serialises publishing and repair, and copies hold it
+# shared.  KERNEL_GIT's repository is only read.
 set -eu
 . "$(dirname "$0")/lib.sh"
+TAB=$(printf '\t')
 
-if [ "${1:-}" = --verify ]; then
-	# fetch.sh --verify DIR BRANCH: is DIR exactly BRANCH's pinned commit?
-	VERIFY_DIR=${2:?usage: fetch.sh --verify DIR BRANCH}; shift 2
-fi
-BRANCH=${1:-${BRANCH:-}}
-load_branch "$BRANCH"
-need_cmd git tar
-mkdir -p "$KIT_CACHE/src" || die 1 "cannot create the cache at $KIT_CACHE; set KIT_CACHE to a writable folder"
+warn() { printf '%s: warning: %s\n' "${0##*/}" "$*" >&2; }
+sha() { sha256sum | cut -d' ' -f1; }
 
-# verify_export <git-dir> <commit> <dir>: the files in <dir> are exactly
-# <commit>'s tree (same paths, same blob ids, same modes).
-verify_export() {
-	_gd=$1 _c=$2 _d=$3
-	_want=$(mktemp) _have=$(mktemp)
-	git --git-dir="$_gd" ls-tree -r --full-tree "$_c" |
-		awk -F'\t' '{ split($1, a, " "); print a[1] " " a[3] "\t" $2 }' |
-		LC_ALL=C sort -k2 -t'	' >"$_want"
+# --- listings ---------------------------------------------------------------
+
+# listing DIR: the content of DIR as sorted "mode id<TAB>path" lines, git's
+# own terms: files "100644|100755 <blob id>", symlinks "120000 <blob id of
+# the target>", directories "040000 -", anything else "000000 ?".  The
+# marker, .kit-verified, at the top is left out.  Writes nothing anywhere.
+listing() {
+	_lt=$(mktemp -d)
 	(
-		cd "$_d"
-		# regular files: blob ids without writing anything to any repo
-		find . -type f ! -name .kit-verified | sed 's|^\./||' | LC_ALL=C sort >"$_have.files"
-		git hash-object --no-filters --stdin-paths <"$_have.files" >"$_have.ids"
-		while IFS= read -r f; do
-			if [ -x "$f" ]; then echo 100755; else echo 100644; fi
-		done <"$_have.files" >"$_have.modes"
-		paste -d' ' "$_have.modes" "$_have.ids" | paste -d'	' - "$_have.files"
-		find . -type l | sed 's|^\./||' | while IFS= read -r l; do
-			printf '120000 %s\t%s\n' "$(printf '%s' "$(readlink "$l")" | git hash-object --stdin)" "$l"
-		done
-	) | LC_ALL=C sort -k2 -t'	' >"$_have"
-	rm -f "$_have.files" "$_have.ids" "$_have.modes"
-	if cmp -s "$_want" "$_have"; then rm -f "$_want" "$_have"; return 0; fi
-	diff "$_want" "$_have" | head -5 >&2
-	rm -f "$_want" "$_have"
+		cd "$1" || exit 1
+		find . -mindepth 1 ! -path ./.kit-verified -printf '%y\t%m\t%P\n' |
+			LC_ALL=C sort -t "$TAB" -k3 >"$_lt/all" || exit 1
+		awk -F'\t' '$1 == "f" { print $3 }' "$_lt/all" |
+			git hash-object --no-filters --stdin-paths >"$_lt/blobs" || exit 1
+		awk -F'\t' '$1 == "l" { print $3 }' "$_lt/all" | while IFS= read -r _l; do
+			printf '%s' "$(readlink "$_l")" | git hash-object --stdin
+		done >"$_lt/links" || exit 1
+		awk -F'\t' -v blobs="$_lt/blobs" -v links="$_lt/links" '
+		$1 == "f" { getline id <blobs
+			# git keeps one bit: the owner may execute it or not
+			m = substr($2, length($2) - 2, 1)
+			print ((m % 2) ? "100755 " : "100644 ") id "\t" $3; next }
+		$1 == "l" { getline id <links; print "120000 " id "\t" $3; next }
+		$1 == "d" { print "040000 -\t" $3; next }
+		{ print "000000 ?\t" $3 }' "$_lt/all"
+	)
+	_lrc=$?
+	rm -rf "$_lt"
+	return $_lrc
+}
+
+# want_listing GITDIR COMMIT: the same lines for a commit's tree.
+want_listing() {
+	git --git-dir="$1" ls-tree -r -t --full-tree "$2" |
+		awk -F'\t' '{ split($1, a, " ")
+			print (a[2] == "tree" ? "040000 -" : a[1] " " a[3]) "\t" $2 }' |
+		LC_ALL=C sort -t "$TAB" -k2
+}
+
+# describe_diff WANT HAVE: one phrase naming what differs (a few paths each).
+describe_diff() {
+	awk -F'\t' '
+	function add(k, p) { n[k]++; if (n[k] <= 3) l[k] = l[k] (n[k] > 1 ? ", " : "") p }
+	FILENAME == ARGV[1] { w[$2] = $1; order[++nw] = $2; next }
+	{ seen[$2] = 1; if (!($2 in w)) add("added", $2); else if (w[$2] != $1) add("changed", $2) }
+	END {
+		for (i = 1; i <= nw; i++) if (!(order[i] in seen)) add("missing", order[i])
+		s = ""
+		split("changed missing added", K, " ")
+		for (i = 1; i <= 3; i++) if (n[K[i]])
+			s = s (s == "" ? "" : "; ") n[K[i]] " " K[i] ": " l[K[i]] (n[K[i]] > 3 ? ", ..." : "")
+		print s
+	}' "$1" "$2"
+}
+
+# --- the marker -------------------------------------------------------------
+
+# stat_digest DIR: sha256 over every entry's path, type, mode, size, inode,
+# mtime and ctime.  This is the check every use runs (0.25-0.4 s on a
+# 2.6.32 export of 32363 entries, against 2.5 s for hashing every file).  It catches any write,
+# chmod, rename, replacement, deletion or addition made through the file
+# system, also one that keeps size and mtime (touch -r): such a change still
+# moves ctime, which no user can set back.  It does not catch what bypasses
+# the file system (a disk's bit rot, an edit through the block device or
+# debugfs, a clock set back to the old ctime) nor a marker rewritten to
+# match: "fetch.sh --verify BRANCH" hashes every file for those.  A digest
+# that differs for an innocent reason (the cache copied to another disk,
+# a hard link made to a file) only costs a full check, which then renews it.
+stat_digest() {
+	(cd "$1" && find . -mindepth 1 ! -path ./.kit-verified -printf '%P\t%y %m %s %i %T@ %C@\n') |
+		LC_ALL=C sort | sha
+}
+
+marker_field() { sed -n "/^listing\$/q; s/^$2 //p" "$1/.kit-verified"; }
+marker_listing() { sed '1,/^listing$/d' "$1/.kit-verified"; }
+
+# write_marker DIR IDLINES LISTING: DIR is an unpublished export.
+write_marker() {
+	_sd=$(stat_digest "$1")
+	{
+		echo "kit-verified 2"
+		printf '%s\n' "$2"
+		echo "exported $(date -u +%FT%TZ)"
+		echo "entries $(wc -l <"$3")"
+		echo "content $(sha <"$3")"
+		echo "stat $_sd"
+		echo listing
+		cat "$3"
+	} >"$1/.kit-verified"
+	chmod a-w "$1/.kit-verified"
+}
+
+# identity: the marker lines that name what an export of this branch is.
+identity() {
+	case $BR_SOURCE in
+	git) printf 'commit %s' "$BR_COMMIT" ;;
+	apt) printf 'package %s\nversion %s' "$BR_APT_PACKAGE" "$1" ;;
+	esac
+}
+
+# check_export DIR VERSION MODE: 0 when DIR is what its marker vouches for,
+# and the marker vouches for this branch's source.  MODE cheap: the stat
+# digest must match; auto: when it does not, compare every file's content
+# with the marker's listing (a match sets restat=1: renew the digest);
+# full: always compare every file.  Otherwise returns 1 with $why set.
+check_export() {
+	_d=$1 _mode=$3 why= restat=0
+	[ -d "$_d" ] || { why="it does not exist"; return 1; }
+	[ -f "$_d/.kit-verified" ] && [ "$(head -1 "$_d/.kit-verified")" = "kit-verified 2" ] ||
+		{ why="its marker .kit-verified is missing, empty or not the kit's (format 2)"; return 1; }
+	[ "$(sed -n '/^listing$/q; /^commit /p; /^package /p; /^version /p' "$_d/.kit-verified")" = "$(identity "$2")" ] ||
+		{ why="its marker does not vouch for $(identity "$2" | tr '\n' ' ')"; return 1; }
+	[ "$(marker_listing "$_d" | sha)" = "$(marker_field "$_d" content)" ] ||
+		{ why="its marker is damaged (the listing does not match its digest)"; return 1; }
+	if [ "$_mode" != full ]; then
+		[ "$(stat_digest "$_d")" = "$(marker_field "$_d" stat)" ] && return 0
+		[ "$_mode" = cheap ] && { why="its files changed since it was verified (stat data differ)"; return 1; }
+	fi
+	_ct=$(mktemp -d)
+	marker_listing "$_d" >"$_ct/want"
+	if ! listing "$_d" >"$_ct/have"; then
+		why="its files cannot be read"; rm -rf "$_ct"; return 1
+	fi
+	if cmp -s "$_ct/want" "$_ct/have"; then
+		rm -rf "$_ct"; restat=1; return 0
+	fi
+	why=$(describe_diff "$_ct/want" "$_ct/have")
+	rm -rf "$_ct"
+	return 1
+}
+
+# renew_stat DIR: same content, new stat data (cache moved, hard link made).
+renew_stat() {
+	_nm=$KIT_CACHE/src/.tmp.$key.$$.marker
+	sed "s/^stat .*/stat $(stat_digest "$1")/" "$1/.kit-verified" >"$_nm"
+	chmod u+w "$1"
+	mv -f "$_nm" "$1/.kit-verified"
+	chmod a-w "$1/.kit-verified" "$1"
+}
+
+# --- the cache: locks, leftovers, publishing ----------------------------------
+
+# lock_export KEY: fd 8 is the export's lock (shared: in use; exclusive:
+# being made, repaired or removed).
+lock_export() {
+	key=$1
+	exec 8>>"$KIT_CACHE/src/.$key.lock"
+}
+lock_exclusive() {
+	flock -n -x 8 && return 0
+	progress "$BRANCH" fetch "another run is making or checking $key; waiting for it"
+	flock -x 8
+}
+
+# sweep: remove what interrupted runs left (.tmp.<key>.<pid>...).  A leftover
+# is one whose export lock nobody holds: a live run holds it exclusively for
+# as long as its temp folder exists.  Older kits named them .tmp.XXXXXX
+# without a lock: those go when an hour old.
+sweep() {
+	for _t in "$KIT_CACHE"/src/.tmp.*; do
+		[ -e "$_t" ] || continue
+		_k=${_t##*/.tmp.}; _k=${_k%%.*}
+		if [ "$_k" = "$key" ]; then
+			rmtree "$_t"
+		elif [ -e "$KIT_CACHE/src/.$_k.lock" ]; then
+			( flock -n -x 7 && rmtree "$_t" ) 7>>"$KIT_CACHE/src/.$_k.lock" || :
+		elif [ -n "$(find "$_t" -maxdepth 0 -mmin +60)" ]; then
+			rmtree "$_t"
+		fi
+	done
+}
+
+# discard DIR WHY: report a bad export in one line and remove it (under the
+# exclusive lock).  Renamed away first, so nobody sees it half removed.
+discard() {
+	warn "the cached export $1 does not match what its marker vouches for ($2); removing it and making it again"
+	_bad=$KIT_CACHE/src/.tmp.$key.$$.bad
+	if [ -L "$1" ] || [ ! -d "$1" ]; then rm -f -- "$1"; return; fi
+	chmod u+w "$1"
+	mv -T -- "$1" "$_bad"
+	rmtree "$_bad"
+}
+
+# publish TMP DST: rename TMP to DST, never onto anything that exists.
+# mv -n asks for renameat2(RENAME_NOREPLACE), which refuses even an empty
+# DST (a plain rename would replace that one, and "mv TMP DST" onto a
+# folder moves TMP into it).  coreutils 9.1 then exits 0 without moving,
+# later ones exit 1: whether TMP is gone is the answer.
+publish() {
+	chmod u+w "$1"
+	mv -n -T -- "$1" "$2" 2>/dev/null || :
+	[ ! -e "$1" ] || die 1 "cannot publish the export: $2 appeared while it was made (only fetch.sh may create it); remove $2 and run again"
+	chmod a-w "$2"
+}
+
+# --- the git source -------------------------------------------------------------
+
+# source_kind: "url" or "path" (a local folder); bad input exits 2.
+source_kind() {
+	case $KERNEL_GIT in
+	-*) die 2 "KERNEL_GIT='$KERNEL_GIT' begins with '-', which git would take as an option; give a path (./$KERNEL_GIT) or a URL" ;;
+	'') die 2 "KERNEL_GIT is empty; give a path or URL of a git repository holding $BR_COMMIT" ;;
+	esac
+	if [ -e "$KERNEL_GIT" ]; then echo path; return; fi
+	case $KERNEL_GIT in
+	file://*) echo path ;;
+	*://* | [!/]*@*:* | [!/.]*:*) echo url ;;
+	*) echo path ;;
+	esac
+}
+
+# local_git_dir: KERNEL_GIT's git dir when it is a local repository holding
+# the commit; otherwise exit 2 with what to fix.
+local_git_dir() {
+	_p=${KERNEL_GIT#file://}
+	[ -d "$_p" ] ||
+		die 2 "KERNEL_GIT=$KERNEL_GIT does not exist; fix the path (or the URL) to a git repository holding $BR_COMMIT, here or in $KIT_CONFIG"
+	_g=$(git -C "$_p" rev-parse --absolute-git-dir 2>/dev/null) ||
+		die 2 "KERNEL_GIT=$KERNEL_GIT is not a git repository; point it at one holding $BR_COMMIT"
+	git --git-dir="$_g" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null ||
+		die 2 "KERNEL_GIT=$KERNEL_GIT has no commit $BR_COMMIT ($BRANCH); use a repository with mainline history up to v$BR_VERSION"
+	printf '%s\n' "$_g"
+}
+
+# reach URL: 0 when a git server answers at URL (within the probe timeout);
+# otherwise 1 with git's last line in $why.
+reach() {
+	# never wait for a password or a host key: no answer is "unreachable"
+	GIT_SSH_COMMAND=${GIT_SSH_COMMAND:-ssh -o BatchMode=yes}
+	export GIT_TERMINAL_PROMPT=0 GIT_HTTP_LOW_SPEED_LIMIT=1000 GIT_HTTP_LOW_SPEED_TIME=30 GIT_SSH_COMMAND
+	if _e=$(timeout "${KIT_PROBE_TIMEOUT:-30}" git -c protocol.ext.allow=never \
+		ls-remote -- "$1" HEAD 2>&1 >/dev/null); then return 0; fi
+	why=$(printf '%s' "${_e:-timed out}" | tail -1 | sed 's/^fatal: //')
 	return 1
 }
 
 # resolve_git_dir: print a git dir that holds $BR_COMMIT, or exit 2/3.
 resolve_git_dir() {
-	case $KERNEL_GIT in
-	*://* | *@*:*)
-		_m=$KIT_CACHE/git/mirror.git
-		[ -d "$_m" ] || git init -q --bare "$_m"
-		if ! git --git-dir="$_m" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null; then
-			progress "$BRANCH" fetch "git fetch $KERNEL_GIT $BR_COMMIT"
-			export GIT_TERMINAL_PROMPT=0 GIT_HTTP_LOW_SPEED_LIMIT=1000 GIT_HTTP_LOW_SPEED_TIME=30
-			if ! _e=$(timeout "${KIT_FETCH_TIMEOUT:-120}" git --git-dir="$_m" fetch -q --depth=1 \
-				"$KERNEL_GIT" "$BR_COMMIT" 2>&1); then
-				_e=$(printf '%s' "${_e:-timed out}" | tail -1 | sed 's/^fatal: //')
-				die 3 "cannot reach $KERNEL_GIT for $BRANCH ($_e); set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)"
-			fi
+	[ "$(source_kind)" = path ] && { local_git_dir; return; }
+	_m=$KIT_CACHE/git/mirror.git
+	mkdir -p "$KIT_CACHE/git"
+	# one fetch into the shared mirror at a time (git's shallow.lock)
+	exec 7>>"$KIT_CACHE/git/.mirror.lock"
+	flock -x 7
+	[ -d "$_m" ] || git init -q --bare "$_m"
+	if ! git --git-dir="$_m" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null; then
+		reach "$KERNEL_GIT" ||
+			die 3 "cannot reach $KERNEL_GIT for $BRANCH ($why); set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)"
+		progress "$BRANCH" fetch "git fetch $KERNEL_GIT $BR_COMMIT"
+		if ! _e=$(timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never \
+			--git-dir="$_m" fetch -q --depth=1 -- "$KERNEL_GIT" "$BR_COMMIT" 2>&1); then
+			_e=$(printf '%s' "${_e:-timed out}" | tail -1 | sed 's/^fatal: //')
+			die 2 "$KERNEL_GIT answers but did not give commit $BR_COMMIT ($BRANCH): $_e; use a repository that holds it"
 		fi
-		printf '%s\n' "$_m" ;;
-	*)
-		[ -d "$KERNEL_GIT" ] || die 3 "KERNEL_GIT=$KERNEL_GIT is not a folder; point it at a git repository holding $BR_COMMIT"
-		_g=$(git -C "$KERNEL_GIT" rev-parse --absolute-git-dir 2>/dev/null) ||
-			die 2 "KERNEL_GIT=$KERNEL_GIT is not a git repository; point it at one holding $BR_COMMIT"
-		git --git-dir="$_g" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null ||
-			die 2 "KERNEL_GIT=$KERNEL_GIT has no commit $BR_COMMIT ($BRANCH); use a repository with mainline history up to v$BR_VERSION"
-		printf '%s\n' "$_g" ;;
-	esac
+	fi
+	exec 7>&-
+	printf '%s\n' "$_m"
 }
 
-fetch_git() {
-	dst=$KIT_CACHE/src/$BR_COMMIT
-	if [ -f "$dst/.kit-verified" ]; then
-		printf '%s\n' "$dst"; return 0
-	fi
+# export_git DST: export the commit, verify it, publish it at DST.
+export_git() {
 	gd=$(resolve_git_dir) || exit $?
-	tmp=$(mktemp -d "$KIT_CACHE/src/.tmp.XXXXXX")
-	trap 'rmtree "$tmp"' EXIT
+	tmp=$KIT_CACHE/src/.tmp.$key.$$
+	mkdir "$tmp"
 	progress "$BRANCH" fetch "exporting $BR_COMMIT"
 	git --git-dir="$gd" archive --format=tar "$BR_COMMIT" | tar -x -C "$tmp" ||
 		die 1 "git archive of $BR_COMMIT failed"
 	progress "$BRANCH" fetch "verifying the export against $BR_COMMIT"
-	verify_export "$gd" "$BR_COMMIT" "$tmp" ||
-		die 1 "the export of $BR_COMMIT does not match the commit's tree; check $KERNEL_GIT with 'git fsck'"
-	printf 'commit %s\nverified %s\n' "$BR_COMMIT" "$(date -u +%FT%TZ)" >"$tmp/.kit-verified"
+	want_listing "$gd" "$BR_COMMIT" >"$tmp.want"
+	listing "$tmp" >"$tmp.have" || die 1 "cannot read the export in $tmp"
+	cmp -s "$tmp.want" "$tmp.have" ||
+		die 1 "the export of $BR_COMMIT does not match the commit's tree ($(describe_diff "$tmp.want" "$tmp.have")); check $KERNEL_GIT with 'git fsck'"
 	chmod -R a-w "$tmp"
-	chmod u+w "$tmp"   # the folder itself, so that rename works
-	mv "$tmp" "$dst" 2>/dev/null || {
-		# another run won the race: keep theirs
-		[ -f "$dst/.kit-verified" ] || die 1 "cannot move the export into $dst"
-	}
-	chmod a-w "$dst"
-	trap - EXIT
-	printf '%s\n' "$dst"
+	chmod u+w "$tmp"   # the top only: the marker goes there
+	write_marker "$tmp" "$(identity)" "$tmp.want"
+	rm -f "$tmp.want" "$tmp.have"
+	publish "$tmp" "$1"
 }
 
-fetch_apt() {
-	need_cmd apt-get dpkg-deb xz
-	ver=$(apt-cache policy "$BR_APT_PACKAGE" 2>/dev/null | awk '/Candidate:/ { print $2 }')
-	# a cached export of any version serves when apt cannot answer
-	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
-		for d in "$KIT_CACHE/src/${BR_APT_PACKAGE}_"*; do
-			[ -f "$d/.kit-verified" ] && { printf '%s\n' "$d"; return 0; }
-		done
-		die 3 "apt knows no package $BR_APT_PACKAGE; run 'apt-get update' (Debian 12's main archive carries it)"
-	fi
-	dst=$KIT_CACHE/src/${BR_APT_PACKAGE}_$ver
-	if [ -f "$dst/.kit-verified" ]; then printf '%s\n' "$dst"; return 0; fi
+# --- the apt source --------------------------------------------------------------
+
+apt_version() {
+	apt-cache policy "$BR_APT_PACKAGE" 2>/dev/null | awk '/Candidate:/ { print $2 }'
+}
+
+# apt_deb VERSION: a .deb of the package whose sha256 is the one apt's
+# signed index gives; downloaded when there is none (exit 3 when apt's
+# mirror does not answer).
+apt_deb() {
+	_want=$(apt-cache show --no-all-versions "$BR_APT_PACKAGE=$1" 2>/dev/null | sed -n 's/^SHA256: //p' | head -1)
 	mkdir -p "$KIT_CACHE/apt"
-	tmp=$(mktemp -d "$KIT_CACHE/src/.tmp.XXXXXX")
-	trap 'rmtree "$tmp"' EXIT
-	deb=$(ls "$KIT_CACHE/apt/${BR_APT_PACKAGE}_"*"$ver"*.deb 2>/dev/null | head -1 || true)
-	if [ -z "$deb" ]; then
-		progress "$BRANCH" fetch "apt-get download $BR_APT_PACKAGE=$ver"
-		(cd "$tmp" && timeout 600 apt-get download -q "$BR_APT_PACKAGE=$ver" >&2) ||
-			die 3 "apt-get download $BR_APT_PACKAGE=$ver failed; check the Debian mirror in /etc/apt/sources.list"
-		# apt-get download checks the .deb against the signed archive index.
-		mv "$tmp"/*.deb "$KIT_CACHE/apt/"
-		deb=$(ls "$KIT_CACHE/apt/${BR_APT_PACKAGE}_"*.deb | head -1)
-	fi
+	for _deb in "$KIT_CACHE/apt/${BR_APT_PACKAGE}_"*"$1"*.deb; do
+		[ -f "$_deb" ] || continue
+		[ -z "$_want" ] || [ "$(sha <"$_deb")" = "$_want" ] && { printf '%s\n' "$_deb"; return 0; }
+		warn "$_deb does not have the sha256 apt's index gives ($_want); removing it and downloading it again"
+		rm -f "$_deb"
+	done
+	progress "$BRANCH" fetch "apt-get download $BR_APT_PACKAGE=$1"
+	(cd "$tmp" && timeout 600 apt-get download -q "$BR_APT_PACKAGE=$1" >&2) ||
+		die 3 "apt-get download $BR_APT_PACKAGE=$1 failed; check the Debian mirror in /etc/apt/sources.list"
+	# apt-get download checks the .deb against the signed archive index.
+	_deb=$(ls "$tmp"/*.deb)
+	mv -f "$_deb" "$KIT_CACHE/apt/"
+	printf '%s\n' "$KIT_CACHE/apt/${_deb##*/}"
+}
+
+# export_apt DST VERSION: unpack the package's tarball, publish it at DST.
+export_apt() {
+	need_cmd apt-get dpkg-deb xz
+	tmp=$KIT_CACHE/src/.tmp.$key.$$
+	mkdir "$tmp"
+	deb=$(apt_deb "$2") || exit $?
 	progress "$BRANCH" fetch "unpacking $(basename "$deb")"
-	mkdir "$tmp/deb"
+	mkdir "$tmp/deb" "$tmp/x"
 	dpkg-deb -x "$deb" "$tmp/deb"
-	tarball=$(ls "$tmp"/deb/usr/src/linux-source-*.tar.* | head -1)
+	tarball=$(ls "$tmp"/deb/usr/src/linux-source-*.tar.* 2>/dev/null | head -1)
 	[ -n "$tarball" ] || die 1 "$deb holds no linux-source tarball"
-	mkdir "$tmp/x"
 	tar -xf "$tarball" -C "$tmp/x"
-	top=$(ls "$tmp/x")
-	mv "$tmp/x/$top" "$tmp/tree"
-	printf 'package %s\nversion %s\ndeb_sha256 %s\nverified %s\n' "$BR_APT_PACKAGE" "$ver" \
-		"$(sha256sum "$deb" | cut -d' ' -f1)" "$(date -u +%FT%TZ)" >"$tmp/tree/.kit-verified"
+	mv "$tmp/x/$(ls "$tmp/x")" "$tmp/tree"
+	listing "$tmp/tree" >"$tmp/listing" || die 1 "cannot read the unpacked tree in $tmp/tree"
 	chmod -R a-w "$tmp/tree"
 	chmod u+w "$tmp/tree"
-	mv "$tmp/tree" "$dst" || die 1 "cannot move the export into $dst"
-	chmod a-w "$dst"
-	chmod -R u+w "$tmp"; rm -rf "$tmp"
-	trap - EXIT
-	printf '%s\n' "$dst"
+	write_marker "$tmp/tree" "$(identity "$2")
+deb_sha256 $(sha <"$deb")" "$tmp/listing"
+	publish "$tmp/tree" "$1"
+	rmtree "$tmp"
 }
 
-if [ -n "${VERIFY_DIR:-}" ]; then
-	[ "$BR_SOURCE" = git ] || die 2 "--verify works on git branches; $BRANCH comes from apt"
-	gd=$(resolve_git_dir) || exit $?
-	verify_export "$gd" "$BR_COMMIT" "$VERIFY_DIR" ||
-		die 1 "$VERIFY_DIR is not $BRANCH's pinned commit $BR_COMMIT"
-	echo "$VERIFY_DIR matches $BR_COMMIT" >&2
-	exit 0
-fi
+# --- one export, whatever the source -----------------------------------------
 
-case $BR_SOURCE in
-git) fetch_git ;;
-apt) fetch_apt ;;
+# cleanup: what this run made under its temp names (EXIT trap).
+cleanup() {
+	for _c in "$KIT_CACHE/src/.tmp.$key.$$" "$KIT_CACHE/src/.tmp.$key.$$".*; do
+		[ -e "$_c" ] && rmtree "$_c"
+	done
+}
+
+# ensure: make sure a verified export is in the cache; sets $export.
+ensure() {
+	mkdir -p "$KIT_CACHE/src" ||
+		die 1 "cannot create the cache at $KIT_CACHE; set KIT_CACHE to a writable folder"
+	ver=
+	case $BR_SOURCE in
+	git) source_kind >/dev/null; key=$BR_COMMIT ;;
+	apt)
+		ver=$(apt_version)
+		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+			# apt cannot answer: a cached export of any version serves
+			for export in "$KIT_CACHE/src/${BR_APT_PACKAGE}_"*; do
+				[ -d "$export" ] || continue
+				lock_export "${export##*/}"
+				ver=${key#"${BR_APT_PACKAGE}_"}
+				flock -s 8
+				check_export "$export" "$ver" cheap && return 0
+				exec 8>&-
+			done
+			die 3 "apt knows no package $BR_APT_PACKAGE; run 'apt-get update' (Debian 12's main archive carries it)"
+		fi
+		key=${BR_APT_PACKAGE}_$ver ;;
+	esac
+	export=$KIT_CACHE/src/$key
+	lock_export "$key"
+	flock -s 8
+	check_export "$export" "$ver" cheap && return 0
+	# Missing or changed: only one run makes or repairs it, and no copy
+	# runs meanwhile.  Another run may have done it while we waited.
+	lock_exclusive
+	# set +e: a cleanup hiccup in an EXIT trap must not turn a good run
+	# into exit 1 (dash)
+	trap 'set +e; cleanup' EXIT
+	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
+	sweep
+	if check_export "$export" "$ver" auto; then
+		[ "$restat" = 0 ] || renew_stat "$export"
+		return 0
+	fi
+	[ ! -e "$export" ] && [ ! -L "$export" ] || discard "$export" "$why"
+	case $BR_SOURCE in
+	git) export_git "$export" ;;
+	apt) export_apt "$export" "$ver" ;;
+	esac
+	check_export "$export" "$ver" cheap || die 1 "the new export $export fails its own check ($why)"
+}
+
+# probe: 0 when "fetch.sh BRANCH" would find its source: a good export is
+# cached, or KERNEL_GIT is a local repository holding the commit, or a git
+# server answers at its URL (whether it then serves the commit is known
+# only by fetching), or apt's index knows the package.  Exit 3 when a URL
+# does not answer or apt knows no package, 2 for bad input.
+probe() {
+	case $BR_SOURCE in
+	git)
+		_k=$(source_kind)
+		[ -d "$KIT_CACHE/src/$BR_COMMIT" ] && check_export "$KIT_CACHE/src/$BR_COMMIT" "" cheap && return 0
+		if [ "$_k" = path ]; then local_git_dir >/dev/null; return 0; fi
+		git --git-dir="$KIT_CACHE/git/mirror.git" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null && return 0
+		reach "$KERNEL_GIT" ||
+			die 3 "cannot reach $KERNEL_GIT for $BRANCH ($why); set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)" ;;
+	apt)
+		_v=$(apt_version)
+		[ -n "$_v" ] && [ "$_v" != "(none)" ] && return 0
+		for _e in "$KIT_CACHE/src/${BR_APT_PACKAGE}_"*; do
+			_v=${_e##*/}; _v=${_v#"${BR_APT_PACKAGE}_"}
+			[ -d "$_e" ] && check_export "$_e" "$_v" cheap && return 0
+		done
+		die 3 "apt knows no package $BR_APT_PACKAGE; run 'apt-get update' (Debian 12's main archive carries it)" ;;
+	esac
+}
+
+# copy_to DEST: a writable copy of the export, checked against its listing.
+copy_to() {
+	_dest=$1
+	[ ! -e "$_dest" ] || die 2 "$_dest exists; --copy makes a new folder"
+	ensure
+	# the exclusive lock of ensure() is given back: a shared one is enough
+	flock -s 8
+	_ct=$(mktemp -d)
+	mkdir -- "$_dest" || die 1 "cannot create $_dest"
+	cp -a "$export/." "$_dest/" || { rmtree "$_dest"; die 1 "cannot copy $export to $_dest"; }
+	# still what it was before the copy, and its listing read under the lock
+	_ok=1; check_export "$export" "$ver" cheap || _ok=0
+	marker_listing "$export" >"$_ct/want"
+	exec 8>&-
+	[ $_ok = 1 ] || { rmtree "$_dest" "$_ct"; die 1 "the export $export changed while it was copied ($why); run again: it will be made anew"; }
+	rm -f "$_dest/.kit-verified"
+	chmod -R u+w "$_dest"
+	listing "$_dest" >"$_ct/have" || { rmtree "$_dest" "$_ct"; die 1 "cannot read the copy $_dest"; }
+	if ! cmp -s "$_ct/want" "$_ct/have"; then
+		_w=$(describe_diff "$_ct/want" "$_ct/have")
+		rmtree "$_dest" "$_ct"
+		die 1 "the copy $_dest differs from the export $export ($_w); is the disk full?"
+	fi
+	cat "$_ct/want"
+	rm -rf "$_ct"
+}
+
+# verify_cached: every file of the cached export against the source.
+verify_cached() {
+	ensure
+	flock -s 8
+	if [ "$BR_SOURCE" = git ]; then
+		gd=$(resolve_git_dir) || exit $?
+		_vt=$(mktemp -d)
+		want_listing "$gd" "$BR_COMMIT" >"$_vt/want"
+		listing "$export" >"$_vt/have" || { rm -rf "$_vt"; die 1 "cannot read $export"; }
+		why=
+		if cmp -s "$_vt/want" "$_vt/have" && check_export "$export" "" full; then
+			rm -rf "$_vt"
+			echo "$export matches $BR_COMMIT ($(marker_field "$export" entries) entries, every blob id checked)" >&2
+			return 0
+		fi
+		why=${why:-$(describe_diff "$_vt/want" "$_vt/have")}
+		rm -rf "$_vt"
+	else
+		check_export "$export" "$ver" full && {
+			echo "$export matches its listing (from $(marker_field "$export" deb_sha256))" >&2; return 0; }
+	fi
+	lock_exclusive
+	sweep
+	[ ! -e "$export" ] || discard "$export" "$why"
+	die 1 "the cached export of $BRANCH did not match its source ($why); removed it: the next fetch makes it again"
+}
+
+# --- main ----------------------------------------------------------------------
+
+mode=fetch
+case ${1:-} in
+--probe) mode=probe; shift ;;
+--copy) mode=copy; COPY_DEST=${3:?usage: fetch.sh --copy BRANCH DEST}; set -- "$2" ;;
+--listing)
+	[ -d "${2:-}" ] || die 2 "usage: fetch.sh --listing DIR (DIR must be a folder)"
+	listing "$2"; exit ;;
+--verify)
+	if [ $# -ge 3 ]; then mode=verify-dir; VERIFY_DIR=$2; shift 2
+	else mode=verify; shift; fi ;;
+-*) die 2 "unknown option '$1'; see the comment at the top of scripts/fetch.sh" ;;
+esac
+BRANCH=${1:-${BRANCH:-}}
+load_branch "$BRANCH"
+need_cmd git tar flock
+
+case $mode in
+fetch) ensure; printf '%s\n' "$export" ;;
+probe) probe ;;
+copy) copy_to "$COPY_DEST" ;;
+verify) verify_cached ;;
+verify-dir)
+	[ "$BR_SOURCE" = git ] || die 2 "--verify DIR works on git branches; $BRANCH comes from apt"
+	[ -d "$VERIFY_DIR" ] || die 2 "$VERIFY_DIR is not a folder"
+	gd=$(resolve_git_dir) || exit $?
+	vt=$(mktemp -d)
+	want_listing "$gd" "$BR_COMMIT" >"$vt/want"
+	listing "$VERIFY_DIR" >"$vt/have" || { rm -rf "$vt"; die 1 "cannot read $VERIFY_DIR"; }
+	if cmp -s "$vt/want" "$vt/have"; then
+		rm -rf "$vt"; echo "$VERIFY_DIR matches $BR_COMMIT" >&2; exit 0
+	fi
+	w=$(describe_diff "$vt/want" "$vt/have"); rm -rf "$vt"
+	die 1 "$VERIFY_DIR is not $BRANCH's pinned commit $BR_COMMIT ($w)" ;;
 esac

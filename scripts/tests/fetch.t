@@ -1,6 +1,8 @@
 #!/bin/sh
 # fetch.sh: exports the pinned commit, verifies it, rejects what is not it,
-# and says how to fix an unreachable or wrong source in one line.
+# and says how to fix an unreachable or wrong source in one line.  Exit 3
+# only when the source cannot be reached; a wrong source is exit 2.
+# (The cache's own faults: scripts/tests/cache.t.)
 . ci/tap.sh
 kit=$(pwd)
 tmp=$(mktemp -d)
@@ -53,15 +55,46 @@ err=$(run "$tmp/repo" short 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q "BR_COMMIT must be a full 40-hex" &&
 	t_ok "a short commit id in a definition is refused" || t_fail "a short commit id in a definition is refused" "rc=$rc: $err"
 err=$(run "$tmp/nowhere" fake 2>&1); rc=$?
-[ $rc -eq 3 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "set KERNEL_GIT\|point it at" &&
-	t_ok "missing KERNEL_GIT folder: exit 3 (SKIP), one line naming the fix" ||
-	t_fail "missing KERNEL_GIT folder: exit 3 (SKIP), one line naming the fix" "rc=$rc: $err"
+[ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "KERNEL_GIT=$tmp/nowhere does not exist; fix the path" &&
+	t_ok "a local KERNEL_GIT that does not exist: exit 2 (a typo, not unreachable), one line naming the fix" ||
+	t_fail "a local KERNEL_GIT that does not exist: exit 2, one line naming the fix" "rc=$rc: $err"
+err=$(run "$tmp/nowhere" --probe fake 2>&1); rc=$?
+[ $rc -eq 2 ] && t_ok "--probe says the same of it (exit 2)" || t_fail "--probe of a missing path" "rc=$rc: $err"
+mkdir "$tmp/plain"
+err=$(run "$tmp/plain" fake 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "is not a git repository" &&
+	t_ok "a KERNEL_GIT folder that is no repository: exit 2" || t_fail "a folder that is no repository: exit 2" "rc=$rc: $err"
+
+# KERNEL_GIT is data: an option-looking value never reaches git as one.
+for bad in "--upload-pack=touch $tmp/pwned" "-c core.sshCommand=touch $tmp/pwned"; do
+	err=$(run "$bad" fake 2>&1); rc=$?
+	[ $rc -eq 2 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "begins with '-'" && [ ! -e "$tmp/pwned" ] &&
+		t_ok "KERNEL_GIT='${bad%% *} ...' is refused (exit 2) and runs nothing" ||
+		t_fail "KERNEL_GIT='$bad' is refused" "rc=$rc: $err" "pwned: $(ls "$tmp/pwned" 2>&1)"
+done
+err=$(run "--upload-pack=touch $tmp/pwned" --probe fake 2>&1); rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/pwned" ] && t_ok "... by --probe too" || t_fail "--probe refuses an option" "rc=$rc: $err"
 git init -q "$tmp/empty"
 err=$(run "$tmp/empty" fake 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q "has no commit $c1" &&
 	t_ok "a repository without the pinned commit: exit 2 naming the commit" ||
 	t_fail "a repository without the pinned commit: exit 2 naming the commit" "rc=$rc: $err"
-err=$(KIT_FETCH_TIMEOUT=10 run "http://127.0.0.1:9/linux.git" fake 2>&1 | tail -1); rc=$?
-echo "$err" | grep -q "cannot reach http://127.0.0.1:9/linux.git.*set KERNEL_GIT" &&
-	t_ok "unreachable URL: one line naming KERNEL_GIT as the fix" || t_fail "unreachable URL: one line naming KERNEL_GIT as the fix" "$err"
+err=$(KIT_PROBE_TIMEOUT=10 run "http://127.0.0.1:9/linux.git" fake 2>&1); rc=$?
+[ $rc -eq 3 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "cannot reach http://127.0.0.1:9/linux.git.*set KERNEL_GIT" &&
+	t_ok "unreachable URL: exit 3, one line naming KERNEL_GIT as the fix" || t_fail "unreachable URL: exit 3, one line naming KERNEL_GIT as the fix" "rc=$rc: $err"
+err=$(KIT_PROBE_TIMEOUT=10 run "http://127.0.0.1:9/linux.git" --probe fake 2>&1); rc=$?
+[ $rc -eq 3 ] && t_ok "--probe of an unreachable URL: exit 3" || t_fail "--probe of an unreachable URL: exit 3" "rc=$rc: $err"
+
+# A git URL that answers but lacks the commit is a wrong source (exit 2).
+err=$(run "file://$tmp/empty" fake 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "has no commit $c1" &&
+	t_ok "a file:// URL is a local path: exit 2 when it lacks the commit" || t_fail "file:// lacking the commit" "rc=$rc: $err"
+
+# --probe answers without exporting anything.
+rm -rf "$tmp/cache"
+run "$tmp/repo" --probe fake 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ -z "$(ls -A "$tmp/cache/src" 2>/dev/null | grep -v '\.lock$')" ] &&
+	t_ok "--probe of a good source: exit 0, nothing exported" || t_fail "--probe of a good source" "rc=$rc" "$(cat "$tmp/err")"
+err=$(run "$tmp/empty" --probe fake 2>&1); rc=$?
+[ $rc -eq 2 ] && t_ok "--probe of a repository without the commit: exit 2" || t_fail "--probe without the commit" "rc=$rc: $err"
 t_done

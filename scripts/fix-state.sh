@@ -14,9 +14,26 @@
 # touches is not in the tree, e.g. ia32_aout.c in 6.1); missing otherwise.
 #
 # FIXSTATE_CHANGES=<dir> reads another changes folder (tests).
+#
+# fix-state.sh --host PATCH TREE: the same question for a host-toolchain
+# patch (branches/host/), one line:
+#   "<name> missing"              the patch applies (no fuzz): apply it
+#   "<name> present <how>"        its reverse applies (the tree has this very
+#                                 change), or its "Detect:" header lines hold
+#                                 (the tree fixed the same problem its own
+#                                 way, as later stable releases did)
+#   "<name> half <where>"         neither: part of the change is there, or
+#                                 the code around it is another version
+# Detect: lines in a patch's header use the DETECT grammar above.  Exit 0
+# whatever the state; 2 for bad input.
 set -eu
 . "$(dirname "$0")/lib.sh"
-tree=${1:?usage: fix-state.sh TREE}
+host=0
+if [ "${1:-}" = --host ]; then
+	host=1 hpatch=${2:?usage: fix-state.sh --host PATCH TREE}; shift 2
+	[ -r "$hpatch" ] || die 2 "host patch $hpatch cannot be read"
+fi
+tree=${1:?usage: fix-state.sh TREE | fix-state.sh --host PATCH TREE}
 [ -d "$tree" ] || die 2 "$tree is not a folder; give the top of a kernel tree"
 changes=${FIXSTATE_CHANGES:-$KIT_ROOT/backports/changes}
 
@@ -28,14 +45,13 @@ body() {
 	inside { print; if ($0 ~ /^}/) exit }' "$1"
 }
 
-for c in $(grep -v '^#' "$changes/series"); do
-	d=$changes/$c
-	id=$(sed -n 's/^Upstream: //p' "$d/INFO" | cut -c1-12)
-	[ -r "$d/DETECT" ] || die 2 "backports/changes/$c/DETECT is missing; every change needs one"
+# eval_detect WHAT: read DETECT lines on stdin; sets $applied (how many
+# lines apply to TREE) and $failed (the last line that does not hold).
+eval_detect() {
 	applied=0 failed=
 	while read -r kind file func re; do
 		case $kind in present | absent) ;; '' | \#*) continue ;;
-		*) die 2 "backports/changes/$c/DETECT: unknown kind '$kind'" ;; esac
+		*) die 2 "$1: unknown kind '$kind' (present or absent)" ;; esac
 		[ -f "$tree/$file" ] || continue
 		applied=$((applied + 1))
 		if [ "$func" = - ]; then
@@ -51,7 +67,55 @@ for c in $(grep -v '^#' "$changes/series"); do
 		present0) failed="$where: no '$re'" ;;
 		absent1) failed="$where: still has '$re'" ;;
 		esac
-	done <"$d/DETECT"
+	done
+}
+
+# dry PATCH [-R]: does PATCH (or its reverse) apply to TREE with no fuzz?
+# -f: never guess that a patch is reversed; each direction is asked alone.
+dry() { _dp=$1; shift; patch -d "$tree" -p1 -F0 -f --dry-run -s "$@" <"$_dp" >/dev/null 2>&1; }
+
+# host_state PATCH: one line, see the top.
+host_state() {
+	_p=$1 _n=$(basename "$1" .patch)
+	if dry "$_p"; then echo "$_n missing"; return; fi
+	if dry "$_p" -R; then echo "$_n present (its reverse applies)"; return; fi
+	sed -n '/^diff /q; /^--- /q; s/^Detect: //p' "$_p" >"$ht/detect"
+	if [ -s "$ht/detect" ]; then
+		eval_detect "branches/host/$_n.patch: Detect" <"$ht/detect"
+		if [ "$applied" -gt 0 ] && [ -z "$failed" ]; then
+			echo "$_n present (in another form: its Detect lines hold)"; return
+		fi
+	fi
+	# Neither: say where, file by file (the patch cut at its "diff " lines).
+	awk -v d="$ht" '/^diff / { n++ } n { print > (d "/part." n) }' "$_p"
+	fwd= rev= odd=
+	for _s in "$ht"/part.*; do
+		[ -e "$_s" ] || { _s=$_p; }
+		_f=$(sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$_s" | head -1)
+		[ "$_f" != dev/null ] || _f=$(sed -n 's|^--- [^/]*/\([^	 ]*\).*|\1|p' "$_s" | head -1)
+		if dry "$_s"; then fwd="$fwd $_f"
+		elif dry "$_s" -R; then rev="$rev $_f"
+		else odd="$odd $_f"; fi
+	done
+	if [ -n "$odd" ]; then
+		echo "$_n half ${odd# }: neither the change nor its reverse applies there (part of it is there, or the code around it is another version)"
+	else
+		echo "$_n half${fwd}: its change is in${rev} but not there"
+	fi
+}
+
+if [ "$host" = 1 ]; then
+	ht=$(mktemp -d)
+	trap 'rm -rf "$ht"' EXIT
+	host_state "$hpatch"
+	exit 0
+fi
+
+for c in $(grep -v '^#' "$changes/series"); do
+	d=$changes/$c
+	id=$(sed -n 's/^Upstream: //p' "$d/INFO" | cut -c1-12)
+	[ -r "$d/DETECT" ] || die 2 "backports/changes/$c/DETECT is missing; every change needs one"
+	eval_detect "backports/changes/$c/DETECT" <"$d/DETECT"
 	if [ $applied -eq 0 ]; then
 		echo "$c $id n/a none of the files it touches is in the tree"
 	elif [ -n "$failed" ]; then

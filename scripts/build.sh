@@ -13,6 +13,14 @@
 # copy is made under a temp name and renamed when the build is complete, so
 # a failed build never leaves a half-made output that looks done.
 #
+# The copy is checked file by file against what its source vouches for
+# (fetch.sh --copy: the export's listing; TREE=: the tree's own listing,
+# taken before the copy), and after the patches the copy may differ from
+# that listing only in the files the patches name.  Only then is the pinned
+# commit recorded as the build's source.  A host-toolchain patch is applied
+# only where its change is absent, skipped and named where the tree has it
+# (fix-state.sh --host), and refused where it is half there.
+#
 #   exit 0 built (or already up to date), 3 source unreachable (SKIP),
 #   2 bad input, 1 a step failed.
 set -eu
@@ -28,10 +36,9 @@ BRANCH=${2:-${BRANCH:-}}
 TREE=${TREE:-}
 
 if [ -n "$TREE" ]; then
-	det=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE") || exit $?
-	[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
-		die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
-	BRANCH=$det
+	# BRANCH= given: honoured when the tree's code matches it, whatever its
+	# Makefile says; refused, saying why, when it does not.
+	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE" ${BRANCH:+"$BRANCH"}) || exit $?
 	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
 else
 	NAME=${NAME:-$BRANCH}
@@ -69,12 +76,21 @@ for c in $BR_CONFIG; do
 	frag_files="$frag_files $f"
 done
 
-# Inputs checked; now the source (exit 3 when unreachable).
+# Inputs checked; now the source (exit 3 when unreachable).  TREE= is
+# named by its content (the digest of its listing), never by its path: an
+# edited tree is another input.
 if [ -n "$TREE" ]; then
-	src=$(cd "$TREE" && pwd); src_id="tree:$src"
+	src=$(cd "$TREE" && pwd)
+	src_listing=$(mktemp)
+	trap 'rm -f "$src_listing"' EXIT
+	sh "$KIT_ROOT/scripts/fetch.sh" --listing "$src" >"$src_listing" ||
+		die 1 "cannot read every file of TREE=$TREE"
+	src_id=tree-content:$(sha256sum <"$src_listing" | cut -d' ' -f1)
+	commit=
 else
 	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
-	src_id=$(sed -n 's/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
+	src_id=$(sed -n '/^listing$/q; s/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
+	commit=${BR_COMMIT:-}
 fi
 
 mkdir -p "$nodedir"
@@ -107,12 +123,17 @@ if [ "$KIND" = patched ] && [ -z "${SERIES_DIR:-}" ]; then
 	[ $prc -eq 0 ] || exit $prc
 fi
 
+ver() { "$@" 2>/dev/null | head -1; }
+
 # Everything that decides the build, hashed: a matching stamp means the
 # bzImage in $bdir is what these inputs make.
 stamp=$(
 	{
 		# Bump when the recipe below changes what it builds.
-		echo "recipe 1 $src_id $KIND $KIT_CC_FLAGS $BR_ARCH $BR_CONFIG_BASE"
+		echo "recipe 2 $src_id $KIND $KIT_CC_FLAGS $BR_ARCH $BR_CONFIG_BASE"
+		# the toolchain that turns the same source into another kernel
+		ver gcc --version; ver ld --version; ver as --version; ver make --version
+		perl -e 'print "perl $^V\n"'
 		# shellcheck disable=SC2086
 		cat $host_patches $frag_files "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
 		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
@@ -138,20 +159,30 @@ chmod -R u+w "$tmp" 2>/dev/null || true
 rm -rf "$tmp"
 mkdir -p "$tmp"
 progress "$NAME" copy "copying $src_id to a work tree"
-cp -a "$src/." "$tmp/src"
-rm -f "$tmp/src/.kit-verified"
-chmod -R u+w "$tmp/src"
+if [ -n "$TREE" ]; then
+	cp -a "$src/." "$tmp/src"
+	rm -f "$tmp/src/.kit-verified"
+	chmod -R u+w "$tmp/src"
+	sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/source.listing" ||
+		die 1 "cannot read the copy of TREE=$TREE"
+	cmp -s "$src_listing" "$tmp/source.listing" ||
+		die 1 "TREE=$TREE changed while it was copied; run again when nothing writes to it"
+else
+	# the export is checked before and after the copy, and the copy
+	# against the export's listing (exit 1 with the reason otherwise)
+	sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$tmp/src" >"$tmp/source.listing" || exit $?
+fi
 log=$tmp/build.log
 : >"$log"
 
 fail() {
-	# fail <stage> <message>: record the failure, keep the log, stop.
+	# fail <stage> <message> [exit code]: record the failure, keep the log, stop.
 	mkdir -p "$bdir.failed"
 	cp "$log" "$bdir.failed/build.log" 2>/dev/null || true
 	result_update "$result" --arg b "$NAME" --arg k "$KIND" --arg stage "$1" \
 		--arg msg "$2" --arg log "$bdir.failed/build.log" \
 		'.branch = $b | .build[$k] = {status: "failed", stage: $stage, error: $msg, log: $log}'
-	die 1 "[$NAME] $KIND $1 failed: $2 (log: $bdir.failed/build.log)"
+	die "${3:-1}" "[$NAME] $KIND $1 failed: $2 (log: $bdir.failed/build.log)"
 }
 
 # The files a list of patches touches (from their +++ lines).
@@ -162,10 +193,30 @@ patch_files() {
 	done | grep -v '^dev/null$' | LC_ALL=C sort -u
 }
 
-progress "$NAME" host "applying host-toolchain series ($(echo $BR_HOST_SERIES | wc -w) patches)"
+# Each host patch only where its change is absent, in order (a later one
+# may need an earlier one's change): a tree that already has it (a late
+# stable release, a vendor's tree) keeps its own, named; one that has part
+# of it is refused, naming the file.
+progress "$NAME" host "host-toolchain series ($(echo $BR_HOST_SERIES | wc -w) patches), each where its change is absent"
+host_applied= host_present=
 for p in $host_patches; do
-	patch -d "$tmp/src" -p1 -F0 -N --no-backup-if-mismatch -s <"$p" >>"$log" 2>&1 ||
-		fail host "$(basename "$p") does not apply"
+	st=$(sh "$KIT_ROOT/scripts/fix-state.sh" --host "$p" "$tmp/src") ||
+		fail host "cannot tell whether $(basename "$p") is in the tree"
+	n=${p##*/}; n=${n%.patch}
+	# "<name> <state> <detail>"
+	state=${st#"$n" }; detail=${state#* }; state=${state%% *}
+	case $state in
+	missing)
+		patch -d "$tmp/src" -p1 -F0 -N --no-backup-if-mismatch -s <"$p" >>"$log" 2>&1 ||
+			fail host "$n.patch applied in a dry run but not for real"
+		host_applied="$host_applied $p" ;;
+	present)
+		progress "$NAME" host "host patch $n is already present $detail: skipped"
+		host_present="$host_present $n" ;;
+	half)
+		fail host "host patch $n is half present in $detail; the tree needs its own version of this host fix (branches/host/$n.patch)" 2 ;;
+	*) fail host "fix-state.sh --host said '$st' for $n" ;;
+	esac
 done
 sec_patches=
 if [ -n "$sec_dir" ]; then
@@ -196,13 +247,18 @@ if [ -n "$sec_dir" ]; then
 	fi
 fi
 
-# The work tree may differ from the source only in the files the series
-# name: nothing else slipped in.
+# The work tree may differ from its verified source (the listing the copy
+# was checked against) only in the files the applied patches name: nothing
+# else slipped in.
 # shellcheck disable=SC2086
-patch_files $host_patches $sec_patches >"$tmp/expected-files"
-(cd "$src" && LC_ALL=C diff -rq . "$tmp/src" 2>&1 || true) |
-	sed -n "s|^Files \./\([^ ]*\) and .*|\1|p; s|^Only in $tmp/src/\{0,1\}\(.*\): \(.*\)|\1/\2|p" |
-	sed 's|^/||' | grep -v '^\.kit-verified$' | LC_ALL=C sort -u >"$tmp/changed-files"
+patch_files $host_applied $sec_patches >"$tmp/expected-files"
+sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/work.listing" ||
+	fail tree "cannot read the work tree"
+# (folders left out: a new file's new folder is that file's change)
+grep -v '^040000 ' "$tmp/source.listing" | LC_ALL=C sort >"$tmp/a"
+grep -v '^040000 ' "$tmp/work.listing" | LC_ALL=C sort >"$tmp/b"
+LC_ALL=C comm -3 "$tmp/a" "$tmp/b" | sed 's/^\t//' | cut -f2 | LC_ALL=C sort -u >"$tmp/changed-files"
+rm -f "$tmp/a" "$tmp/b"
 if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
 	diff "$tmp/expected-files" "$tmp/changed-files" >>"$log" || true
 	fail tree "the work tree differs from $src_id in files no series names"
@@ -217,8 +273,11 @@ progress "$NAME" config "miniconfig: $BR_CONFIG"
 } >"$tmp/kit.config"
 # shellcheck disable=SC2086
 cat $frag_files >"$tmp/required.config"
-(cd "$tmp/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" \
-	KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
+# ARCH and CROSS_COMPILE on every make: a vendor's top Makefile may default
+# them to its own board (ARCH ?= arm, CROSS_COMPILE ?= arm-linux-).  The
+# kit builds x86_64 on x86_64: no prefix.
+kmake() { make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"; }
+(cd "$tmp/src" && kmake KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
 	fail config "make allnoconfig failed"
 sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config" >>"$log" 2>&1 ||
 	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
@@ -226,12 +285,14 @@ sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config"
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 (
 	cd "$tmp/src"
-	make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" -j"$JOBS" bzImage >>"$log" 2>&1 &
+	kmake -j"$JOBS" bzImage >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill $pid 2>/dev/null' INT TERM
+	# a progress line every 15 s, but no wait past make's own end
+	n=0
 	while kill -0 $pid 2>/dev/null; do
-		sleep 15
-		kill -0 $pid 2>/dev/null &&
+		sleep 1; n=$((n + 1))
+		[ $((n % 15)) -ne 0 ] || ! kill -0 $pid 2>/dev/null ||
 			progress "$NAME" build "$(grep -c '^  CC ' "$log") objects compiled"
 	done
 	wait $pid
@@ -250,21 +311,27 @@ rm -rf "$bdir" "$bdir.failed"
 mv "$tmp" "$bdir"
 
 total=$(($(date +%s) - t0))
-ver() { "$@" 2>/dev/null | head -1; }
+# base_commit: the pinned id, only for a build from the checked export
+# (a TREE= build is named by its content in .source)
 result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
-	--arg commit "${BR_COMMIT:-}" --arg src "$src_id" --argjson s "$secs" --argjson total "$total" \
+	--arg commit "$commit" --arg src "$src_id" --argjson s "$secs" --argjson total "$total" \
+	--arg applied "$(for p in $host_applied; do n=${p##*/}; printf '%s ' "${n%.patch}"; done)" \
+	--arg present "$host_present" --arg tree "${TREE:+$src}" \
 	--arg log "$bdir/build.log" --arg img "$bdir/bzImage" \
 	--arg cfg "$(cat "$bdir/config.sha256")" --arg cflags "$(cat "$bdir/flags.txt")" \
 	--arg ccflags "$KIT_CC_FLAGS" --arg series "$BR_HOST_SERIES" \
-	--arg gcc "$(ver gcc --version)" --arg ld "$(ver ld --version)" \
+	--arg gcc "$(ver gcc --version)" --arg ld "$(ver ld --version)" --arg gas "$(ver as --version)" \
 	--arg make "$(ver make --version)" --arg perl "$(perl -e 'print $^V')" \
 	--arg stamp "$stamp" --rawfile changed "$bdir/changed-files" \
-	'.branch = $b | .definition = $br | .base_commit = $commit | .source = $src
+	'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
+	 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 	 | .build[$k] = {status: "ok", seconds: $s, total_seconds: $total, log: $log, bzImage: $img,
 	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
 	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp,
+	    host_series_applied: ($applied | split(" ") | map(select(. != ""))),
+	    host_series_present: ($present | split(" ") | map(select(. != ""))),
 	    files_changed_from_source: ($changed | split("\n") | map(select(. != "")))}
-	 | .toolchain = {gcc: $gcc, binutils: $ld, make: $make, perl: $perl}'
+	 | .toolchain = {gcc: $gcc, binutils: $ld, "as": $gas, make: $make, perl: $perl}'
 if [ "$KIND" = patched ] && [ -r "$nodedir/plan/plan.json" ]; then
 	result_update "$result" --slurpfile p "$nodedir/plan/plan.json" '.security = $p[0]'
 fi

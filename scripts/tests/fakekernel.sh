@@ -1,0 +1,71 @@
+# shellcheck shell=sh
+# Helpers for the unit tests of fetch.sh, detect.sh and build.sh: a copy of
+# the kit with a branch of its own, and a tiny tree that detect.sh takes for
+# a complete kernel tree and whose build takes a second.  Sourced by tests.
+#
+#   fake_kit DIR             the kit's scripts, branches/host and a config
+#                            fragment, at DIR (KIT_ROOT=DIR)
+#   fake_conf DIR NAME LINE...  DIR/branches/NAME.conf: BR_NAME=NAME,
+#                            BR_VERSION=2.6.99, markers "+fake/marker", then
+#                            the given BR_...=... lines
+#   fake_tree DIR            the tree (see below)
+#   fake_env KIT             the environment a test run of the kit needs:
+#                            no config file, its own cache, OUT and build lock
+#
+# The tree's Makefile says 2.6.99 and, like a vendor board's, defaults to
+# ARCH ?= arm and CROSS_COMPILE ?= arm-linux-.  make reads its GNUmakefile
+# first: "allnoconfig" copies the miniconfig to .config, "bzImage" fails
+# unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, and writes fs/.exec.o.cmd
+# with $(CC) (what flag-audit.sh reads) and arch/x86/boot/bzImage.
+
+fake_kit() {
+	mkdir -p "$1/scripts" "$1/branches/host" "$1/branches/config"
+	cp scripts/*.sh "$1/scripts/"
+	cp branches/host/* "$1/branches/host/"
+	echo 'CONFIG_FAKE=y' >"$1/branches/config/fake.config"
+}
+
+fake_conf() {
+	_d=$1 _n=$2; shift 2
+	{
+		printf 'BR_NAME=%s\nBR_VERSION=2.6.99\nBR_FLAGS=linux-2.6\n' "$_n"
+		printf 'BR_CONFIG=fake.config\nBR_MARKERS="+fake/marker"\n'
+		for _l; do printf '%s\n' "$_l"; done
+	} >"$_d/branches/$_n.conf"
+}
+
+fake_tree() {
+	_t=$1
+	mkdir -p "$_t"
+	for _f in kernel/fork.c kernel/exit.c fs/exec.c fs/binfmt_elf.c mm/mmap.c \
+		init/main.c include/linux/sched.h arch/x86/Kconfig arch/x86/kernel/process_64.c \
+		scripts/Makefile.build scripts/Kbuild.include fake/marker; do
+		mkdir -p "$_t/${_f%/*}"
+		printf '/* %s */\n' "$_f" >"$_t/$_f"
+	done
+	[ -f "$_t/Makefile" ] || : >"$_t/Makefile"
+	{
+		printf 'VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 99\nEXTRAVERSION =\nNAME = fake\n'
+		printf 'ARCH ?= arm\nCROSS_COMPILE ?= arm-linux-\n'
+		cat "$_t/Makefile"
+	} >"$_t/Makefile.new"
+	mv "$_t/Makefile.new" "$_t/Makefile"
+	cat >"$_t/GNUmakefile" <<'MK'
+ARCH ?= arm
+CROSS_COMPILE ?= arm-linux-
+allnoconfig:
+	cp $(KCONFIG_ALLCONFIG) .config
+bzImage:
+	test "$(ARCH)" = x86_64
+	$(CROSS_COMPILE)ld --version >/dev/null
+	echo 'cmd_fs/exec.o := $(CC) -fno-strict-aliasing -c -o fs/exec.o fs/exec.c' >fs/.exec.o.cmd
+	mkdir -p arch/x86/boot
+	echo 'ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)' >arch/x86/boot/bzImage
+MK
+}
+
+fake_env() {
+	KIT_ROOT=$1 KIT_CONFIG=/nonexistent KIT_CACHE=$1/cache OUT=$1/out KIT_LOCK=$1/build.lock
+	export KIT_ROOT KIT_CONFIG KIT_CACHE OUT KIT_LOCK
+	unset BRANCH TREE NAME SERIES_DIR
+}

@@ -142,7 +142,8 @@ identity() {
 # and the marker vouches for this branch's source.  MODE cheap: the stat
 # digest must match; auto: when it does not, compare every file's content
 # with the marker's listing (a match sets restat=1: renew the digest);
-# full: always compare every file.  Otherwise returns 1 with $why set.
+# full: always compare every file; marker: the marker alone (its identity
+# and its listing's digest).  Otherwise returns 1 with $why set.
 check_export() {
 	_d=$1 _mode=$3 why= restat=0
 	[ -d "$_d" ] || { why="it does not exist"; return 1; }
@@ -152,6 +153,7 @@ check_export() {
 		{ why="its marker does not vouch for $(identity "$2" | tr '\n' ' ')"; return 1; }
 	[ "$(marker_listing "$_d" | sha)" = "$(marker_field "$_d" content)" ] ||
 		{ why="its marker is damaged (the listing does not match its digest)"; return 1; }
+	[ "$_mode" != marker ] || return 0
 	if [ "$_mode" != full ]; then
 		[ "$(stat_digest "$_d")" = "$(marker_field "$_d" stat)" ] && return 0
 		[ "$_mode" = cheap ] && { why="its files changed since it was verified (stat data differ)"; return 1; }
@@ -483,13 +485,19 @@ verify_cached() {
 		_vt=$(mktemp -d)
 		want_listing "$gd" "$BR_COMMIT" >"$_vt/want"
 		listing "$export" >"$_vt/have" || { rm -rf "$_vt"; die 1 "cannot read $export"; }
+		marker_listing "$export" >"$_vt/marker"
 		why=
-		if cmp -s "$_vt/want" "$_vt/have" && check_export "$export" "" full; then
+		# the files are the commit's, and the marker vouches for them
+		if cmp -s "$_vt/want" "$_vt/have" && check_export "$export" "" marker &&
+			cmp -s "$_vt/marker" "$_vt/have"; then
 			rm -rf "$_vt"
 			echo "$export matches $BR_COMMIT ($(marker_field "$export" entries) entries, every blob id checked)" >&2
 			return 0
 		fi
-		why=${why:-$(describe_diff "$_vt/want" "$_vt/have")}
+		if [ -z "$why" ] && ! cmp -s "$_vt/want" "$_vt/have"; then
+			why=$(describe_diff "$_vt/want" "$_vt/have")
+		fi
+		why=${why:-its marker's listing is not the commit's}
 		rm -rf "$_vt"
 	else
 		check_export "$export" "$ver" full && {

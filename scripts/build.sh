@@ -44,6 +44,8 @@ else
 	NAME=${NAME:-$BRANCH}
 fi
 load_branch "$BRANCH"
+# $OUT/$NAME is written below: a plain name, or nothing at all
+check_name NAME "$NAME"
 need_cmd gcc make perl patch quilt jq diff
 # shellcheck disable=SC1090
 . "$KIT_ROOT/branches/host/$BR_FLAGS.flags"

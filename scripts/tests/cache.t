@@ -186,6 +186,10 @@ OUT=$tmp/out2 sh "$kit/scripts/build.sh" unpatched fake >/dev/null 2>"$tmp/err";
 	t_ok "a corrupted export: the build says so, the export is made again, the build is of the verified tree" ||
 	t_fail "build after corruption" "rc=$rc" "$(cat "$tmp/err")"
 
+err=$(TREE=$tmp/tree NAME=../../escape sh "$kit/scripts/build.sh" unpatched 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$err" | grep -q "NAME='../../escape' is not a plain name" && [ ! -e "$tmp/escape" ] && [ ! -e "$OUT/../../escape" ] &&
+	t_ok "NAME=../../escape is refused before anything is written" || t_fail "NAME escape" "rc=$rc: $err"
+
 # TREE=: the stamp is the tree's content (not its path) and the toolchain.
 cp -a "$tmp/tree" "$tmp/tree2"
 up() { grep -q "is up to date" "$tmp/err"; }

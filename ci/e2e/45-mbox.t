@@ -1,0 +1,112 @@
+#!/bin/sh
+# make mbox, end to end, on v2.6.26 and v2.6.32 (E2E_BRANCHES= names
+# others): `git am` of the mails onto a fresh git repository of the
+# verified export gives exactly the tree `quilt push -a` of the committed
+# series gives; every mail names its upstream commit first and, where the
+# kit's source holds upstream's text, carries it with its sign-off chain;
+# the branch's own checkpatch finds no error of ours.  Without SIGNOFF=1
+# the only errors allowed are the missing Signed-off-by of mails whose
+# upstream text the source lacks (nobody has signed those), and then
+# mbox/ is not written.
+. ci/e2e/lib.sh
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e-mbox.XXXXXX")
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+# The backporter SIGNOFF=1 reads from git config: the test's own identity,
+# given through the environment (it wins over every config file).
+id="Kit E2E Backporter <kit-e2e@localhost>"
+with_id() { GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${id% <*}" \
+	GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=kit-e2e@localhost "$@"; }
+g() { _d=$1; shift; git -C "$_d" -c user.name=kit -c user.email=kit@localhost -c gc.auto=0 \
+	-c maintenance.auto=false -c core.autocrlf=false "$@"; }
+
+# unsigned_ok RC DIR: a run without SIGNOFF failed only on the missing
+# Signed-off-by of mails that say the source lacks upstream's text (and
+# left no mbox/), or passed with every mail signed.
+unsigned_ok() {
+	if [ "$1" -eq 0 ]; then
+		for _m in "$2/mbox/"[0-9]*; do grep -q '^Signed-off-by: ' "$_m" || return 1; done
+		return 0
+	fi
+	_r=$2/mbox.rejected
+	[ "$1" -eq 1 ] && [ ! -e "$2/mbox" ] && [ -r "$_r/checkpatch.txt" ] || return 1
+	! grep '^  ERROR:' "$_r/checkpatch.txt" | grep -vq 'Missing Signed-off-by' || return 1
+	_bad=$(awk '/^[0-9][0-9][0-9][0-9]-/ { m = $1; sub(/:$/, "", m) } /^  ERROR: Missing Signed-off-by/ { print m }' "$_r/checkpatch.txt")
+	[ -n "$_bad" ] || return 1
+	for _m in $_bad; do grep -q "^\[ backport: the kit's source lacks upstream's changelog" "$_r/$_m" || return 1; done
+}
+
+# mail_block MAIL: the mail's upstream text (after "commit <id> upstream."
+# and its blank line, before our first "[ backport:" line).
+mail_block() {
+	awk 'n == 1 && /^\[ backport: / { exit } n == 1 { print } /^commit [0-9a-f]+ upstream\.$/ { n = 1; getline }' "$1"
+}
+
+# chain_ok MAIL SERIES-PATCH CHECKPATCH.TXT: the mail's first body line
+# names the patch's upstream id; where the source held upstream's text,
+# that text is a contiguous part of the source commit's message, ends with
+# a Signed-off-by, has the author's own *-by line and none by the
+# backport's committer (a distribution's sign-off).  Prints what is wrong.
+chain_ok() {
+	_id=$(sed -n 's/^Git-commit: //p' "$2")
+	[ "$(sed -n '/^$/{n;p;q}' "$1")" = "commit $_id upstream." ] || { echo "no 'commit $_id upstream.' first"; return; }
+	_c=$(grep "^${1##*/}: " "$3" | sed -n 's/.*upstream text: \(self\|backport\) (\([0-9a-f]*\) .*/\2/p')
+	[ -n "$_c" ] || return 0   # the source lacks it: unsigned_ok checked the line
+	mail_block "$1" >"$tmp/block"
+	git --git-dir="$gd" show -s --format=%B "$_c" >"$tmp/msg"
+	awk -v bf="$tmp/block" 'BEGIN { while ((getline l < bf) > 0) b = b l "\n" } { m = m $0 "\n" } END { exit !(length(b) > 1 && index(m, b)) }' "$tmp/msg" ||
+		{ echo "its upstream text is not a contiguous part of $_c's message"; return; }
+	grep -v '^$' "$tmp/block" | tail -1 | grep -q '^Signed-off-by: ' || { echo "its upstream text does not end with a Signed-off-by"; return; }
+	_ae=$(git --git-dir="$gd" show -s --format=%ae "$_c") _ce=$(git --git-dir="$gd" show -s --format=%ce "$_c")
+	grep -q "^[A-Za-z-]*-by: .*<$_ae>" "$tmp/block" || { echo "no *-by line of the author <$_ae>"; return; }
+	[ "$_ae" = "$_ce" ] || ! grep -q "^[A-Za-z-]*-by: .*<$_ce>" "$tmp/block" || echo "the backport's committer <$_ce> signs it"
+}
+
+# trees_equal B MBOX: prints "<quilt tree> <am tree> <commits>" for B's
+# verified export + quilt push -a, and the same export + git am MBOX.
+trees_equal() {
+	_t=$tmp/tree-$1
+	cp -a "$(sh scripts/fetch.sh "$1")" "$_t" && chmod -R u+w "$_t" && rm -f "$_t/.kit-verified" || return 1
+	g "$_t" init -q && g "$_t" add -A -f && g "$_t" commit -q -m "$1 export" || return 1
+	(cd "$_t" && QUILT_PATCHES=$KIT_ROOT/backports/$1 QUILT_PC=$tmp/pc-$1 quilt push -a -q --fuzz=0 >/dev/null) || return 1
+	g "$_t" add -A -f && _q=$(g "$_t" write-tree) && g "$_t" reset -q --hard HEAD || return 1
+	[ -z "$(g "$_t" status --porcelain)" ] || return 1
+	g "$_t" am -q "$2" || return 1
+	echo "$_q $(g "$_t" rev-parse 'HEAD^{tree}') $(g "$_t" rev-list --count HEAD)"
+}
+
+gd=$(git -C "$KERNEL_GIT" rev-parse --absolute-git-dir 2>/dev/null) || gd=
+for b in ${E2E_BRANCHES:-v2.6.26 v2.6.32}; do
+	need_series "$b" "$b mbox" || continue
+	need_source "$b" "$b mbox" || continue
+	o=$tmp/out-$b
+	# the script itself: make turns every failure into exit 2
+	OUT=$o sh scripts/mbox.sh "$b" >"$tmp/log" 2>&1
+	if unsigned_ok $? "$o/$b"; then
+		t_ok "$b mbox without SIGNOFF: only mails without upstream's text lack a sign-off, and then no mbox/ is written"
+	else t_fail "$b mbox without SIGNOFF" "$(tail -3 "$tmp/log")"; fi
+	if ! with_id env OUT="$o" make -s mbox BRANCH="$b" SIGNOFF=1 >"$tmp/log" 2>&1; then
+		t_fail "$b mbox SIGNOFF=1" "$(tail -3 "$tmp/log")"; continue
+	fi
+	d=$o/$b/mbox n=0 bad=
+	for p in $(grep -v '^#' "backports/$b/series"); do
+		n=$((n + 1)) m=$(printf '%s/%04d-%s' "$d" "$n" "$p")
+		[ -r "$m" ] || { bad="$bad; no mail $m"; continue; }
+		why=$(chain_ok "$m" "backports/$b/$p" "$d/checkpatch.txt")
+		[ -z "$why" ] || bad="$bad; ${m##*/}: $why"
+		[ "$(sed -n '/^---$/{x;p;q};h' "$m")" = "Signed-off-by: $id" ] || bad="$bad; ${m##*/}: not signed last by $id"
+	done
+	[ -z "$bad" ] && t_ok "$b: $n mails, each names its upstream commit first and carries upstream's chain where the source holds it, signed last by SIGNOFF=1's git identity" ||
+		t_fail "$b mails in stable-queue form" "${bad#; }"
+	tot=$(tail -1 "$d/checkpatch.txt")
+	case $tot in *" 0 errors of ours,"*) t_ok "$b checkpatch: $tot" ;; *) t_fail "$b checkpatch: no error of ours" "$tot" ;; esac
+	if r=$(trees_equal "$b" "$d/series.mbox"); then
+		set -- $r
+		[ "$1" = "$2" ] && [ "$3" -eq $((n + 1)) ] &&
+			t_ok "$b: git am of series.mbox gives quilt's tree $1 ($n commits)" ||
+			t_fail "$b: git am gives quilt's tree" "quilt $1, git am $2, $3 commits for $n mails"
+	else
+		t_fail "$b: git am gives quilt's tree" "the quilt or git am step failed"
+	fi
+	chmod -R u+w "$tmp/tree-$b" && rm -rf "$tmp/tree-$b" "$tmp/pc-$b"
+done
+t_done

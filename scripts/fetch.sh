@@ -43,12 +43,18 @@ sha() { sha256sum | cut -d' ' -f1; }
 # listing DIR: the content of DIR as sorted "mode id<TAB>path" lines, git's
 # own terms: files "100644|100755 <blob id>", symlinks "120000 <blob id of
 # the target>", directories "040000 -", anything else "000000 ?".  The
-# marker, .kit-verified, at the top is left out.  Writes nothing anywhere.
+# marker, .kit-verified, at the top is left out.  With skip_git=1 (the
+# --listing mode: a TREE= and the work trees) so is a top .git: "git status"
+# in a tree that is a git checkout rewrites its index, not its source.  An
+# export has no .git; one that appears in it is a change.  Writes nothing.
+skip_git=0
 listing() {
 	_lt=$(mktemp -d)
+	if [ "$skip_git" = 1 ]; then set -- "$1" -path ./.git -prune -o; else set -- "$1"; fi
 	(
-		cd "$1" || exit 1
-		find . -mindepth 1 ! -path ./.kit-verified -printf '%y\t%m\t%P\n' |
+		_ld=$1; shift
+		cd "$_ld" || exit 1
+		find . -mindepth 1 "$@" ! -path ./.kit-verified -printf '%y\t%m\t%P\n' |
 			LC_ALL=C sort -t "$TAB" -k3 >"$_lt/all" || exit 1
 		awk -F'\t' '$1 == "f" { print $3 }' "$_lt/all" |
 			git hash-object --no-filters --stdin-paths >"$_lt/blobs" || exit 1
@@ -517,7 +523,7 @@ case ${1:-} in
 --copy) mode=copy; COPY_DEST=${3:?usage: fetch.sh --copy BRANCH DEST}; set -- "$2" ;;
 --listing)
 	[ -d "${2:-}" ] || die 2 "usage: fetch.sh --listing DIR (DIR must be a folder)"
-	listing "$2"; exit ;;
+	skip_git=1; listing "$2"; exit ;;
 --verify)
 	if [ $# -ge 3 ]; then mode=verify-dir; VERIFY_DIR=$2; shift 2
 	else mode=verify; shift; fi ;;

@@ -72,6 +72,7 @@ corrupt "a file edited (same size, same mtime)" "1 changed: fs/exec.c" rw edit_k
 corrupt "a file deleted" "1 missing: mm/mmap.c" rw rm "$exp/mm/mmap.c"
 corrupt "a file added" "1 added: kernel/evil.c" rw sh -c "echo 'int x;' >'$exp/kernel/evil.c'"
 corrupt "an empty folder added" "1 added: drivers" rw mkdir "$exp/drivers"
+corrupt "a .git folder added" "added: .git" rw sh -c "mkdir '$exp/.git' && echo x >'$exp/.git/HEAD'"
 corrupt "a file's mode changed" "1 changed: init/main.c" chmod u+x "$exp/init/main.c"
 corrupt "an empty marker" "marker .kit-verified is missing, empty" rw sh -c ": >'$exp/.kit-verified'"
 corrupt "the marker deleted" "marker .kit-verified is missing" rw rm "$exp/.kit-verified"
@@ -199,6 +200,9 @@ TREE=$tmp/tree NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/er
 	t_ok "a TREE= build is named by its content, with no pinned commit" || t_fail "TREE= source" "$(cat "$tmp/err")"
 TREE=$tmp/tree2 NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/err"; up &&
 	t_ok "the same content at another path is up to date" || t_fail "same content, other path" "$(cat "$tmp/err")"
+mkdir "$tmp/tree2/.git"; echo 'ref: x' >"$tmp/tree2/.git/HEAD"
+TREE=$tmp/tree2 NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/err"; up &&
+	t_ok "a TREE that is a git checkout: its .git is not its content" || t_fail "TREE .git ignored" "$(cat "$tmp/err")"
 echo '/* edited */' >>"$tmp/tree2/kernel/fork.c"
 TREE=$tmp/tree2 NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/err"; ! up && [ -f "$OUT/t/unpatched/bzImage" ] &&
 	t_ok "an edited tree at the same path is built again" || t_fail "edited tree rebuilt" "$(cat "$tmp/err")"

@@ -141,10 +141,11 @@ stamp=$(
 		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
 	} | sha256sum | cut -d' ' -f1
 )
-if [ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ]; then
+up_to_date() {
+	[ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ] || return 1
 	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage)"
-	exit 0
-fi
+}
+up_to_date && exit 0
 
 # One kernel build at a time on this machine (2 cores), whoever asks,
 # whatever cache or output root they use: the lock is machine-wide.
@@ -154,6 +155,10 @@ if ! flock -n 9; then
 	progress "$NAME" wait "another kernel build is running; waiting for it"
 	flock 9
 fi
+# The same build started twice (two "make verify" of one branch): the
+# other may have made it since the check above; building it again would
+# pull the bzImage from under the other's boot.
+up_to_date && exit 0
 
 t0=$(date +%s)
 tmp=$nodedir/.$KIND.tmp

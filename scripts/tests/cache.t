@@ -187,6 +187,17 @@ OUT=$tmp/out2 sh "$kit/scripts/build.sh" unpatched fake >/dev/null 2>"$tmp/err";
 	t_ok "a corrupted export: the build says so, the export is made again, the build is of the verified tree" ||
 	t_fail "build after corruption" "rc=$rc" "$(cat "$tmp/err")"
 
+# The same build started twice at once: one builds, the other waits and
+# then finds it made (not built again from under the first one's boot).
+rm -rf "$tmp/out3"
+(OUT=$tmp/out3 sh "$kit/scripts/build.sh" unpatched fake >/dev/null 2>"$tmp/b1"; echo $? >"$tmp/r1") &
+(OUT=$tmp/out3 sh "$kit/scripts/build.sh" unpatched fake >/dev/null 2>"$tmp/b2"; echo $? >"$tmp/r2") &
+wait
+[ "$(cat "$tmp/r1" "$tmp/r2" | tr '\n' ' ')" = "0 0 " ] && [ "$(cat "$tmp/b1" "$tmp/b2" | grep -c 'build ok')" -eq 1 ] &&
+	cat "$tmp/b1" "$tmp/b2" | grep -q "is up to date" &&
+	t_ok "the same build twice at once: built once, the other finds it up to date" ||
+	t_fail "the same build twice at once" "$(cat "$tmp/r1" "$tmp/r2")" "$(cat "$tmp/b1" "$tmp/b2")"
+
 err=$(TREE=$tmp/tree NAME=../../escape sh "$kit/scripts/build.sh" unpatched 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q "NAME='../../escape' is not a plain name" && [ ! -e "$tmp/escape" ] && [ ! -e "$OUT/../../escape" ] &&
 	t_ok "NAME=../../escape is refused before anything is written" || t_fail "NAME escape" "rc=$rc: $err"

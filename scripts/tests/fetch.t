@@ -90,6 +90,24 @@ err=$(run "file://$tmp/empty" fake 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$err" | grep -q "has no commit $c1" &&
 	t_ok "a file:// URL is a local path: exit 2 when it lacks the commit" || t_fail "file:// lacking the commit" "rc=$rc: $err"
 
+# An export that does not match the commit (a git that hands out other
+# content; a shim adds a file to git archive's tar): exit 1, nothing
+# published, the one line naming the file and the fix.
+mkdir -p "$tmp/shim" "$tmp/extra"
+echo evil >"$tmp/extra/evil.c"
+printf '#!/bin/sh
+for a; do [ "$a" = archive ] && { %s "$@" >"%s/a.tar" && tar -rf "%s/a.tar" -C "%s/extra" evil.c && cat "%s/a.tar"; exit; }; done
+exec %s "$@"
+' \
+	"$(command -v git)" "$tmp" "$tmp" "$tmp" "$tmp" "$(command -v git)" >"$tmp/shim/git"
+chmod +x "$tmp/shim/git"
+rm -rf "$tmp/cache"
+err=$(PATH=$tmp/shim:$PATH run "$tmp/repo" fake 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "error: the export of $c1 does not match the commit's tree (1 added: evil.c); check .* with 'git fsck'" &&
+	[ ! -e "$tmp/cache/src/$c1" ] && [ -z "$(ls -d "$tmp/cache/src/".tmp.* 2>/dev/null)" ] &&
+	t_ok "an export that does not match the commit: exit 1 naming the file, nothing published or left" ||
+	t_fail "export mismatch" "rc=$rc" "$err" "$(ls -A "$tmp/cache/src")"
+
 # --probe answers without exporting anything.
 rm -rf "$tmp/cache"
 run "$tmp/repo" --probe fake 2>"$tmp/err"; rc=$?

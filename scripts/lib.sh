@@ -221,7 +221,7 @@ result_update() {
 	(
 		flock 8 || die 1 "cannot lock $_rf.lock"
 		if [ -s "$_rf" ]; then
-			jq -e 'type == "object"' "$_rf" >/dev/null 2>&1 ||
+			[ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$_rf" 2>/dev/null)" = true ] ||
 				die 1 "$_rf is not a JSON object (truncated or edited?); move it away or 'make clean', then run again"
 		else
 			printf '{}\n' >"$_rf"
@@ -229,8 +229,9 @@ result_update() {
 		_tmp=$(mktemp "$_rf.XXXXXX") || die 1 "cannot create a temp file beside $_rf"
 		# every writer stamps the layout version; an empty or non-object
 		# output (the first jq failed) is refused, never installed
+		# (jq 1.6 -e exits 0 on empty input: test for the object explicitly)
 		jq "$@" "$_rf" | jq --argjson s "$KIT_RESULT_SCHEMA" '.schema = $s' >"$_tmp"
-		if jq -e 'type == "object"' "$_tmp" >/dev/null 2>&1; then
+		if [ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$_tmp" 2>/dev/null)" = true ]; then
 			mv -f "$_tmp" "$_rf"
 		else
 			rm -f "$_tmp"; die 1 "cannot update $_rf (jq failed)"

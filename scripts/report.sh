@@ -28,7 +28,7 @@ for root in "$OUT" "$mroot" "$croot"; do
 		r=$root/$b/result.json
 		[ -e "$r" ] || continue
 		[ "$root" = "$OUT" ] && found=$((found + 1))
-		jq -e 'type == "object"' "$r" >/dev/null 2>&1 ||
+		[ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$r" 2>/dev/null)" = true ] ||
 			die 1 "$r is not a readable result file (truncated or not JSON); rerun 'make verify BRANCH=$b' (or remove it); $dst left as it was"
 	done
 done

@@ -19,23 +19,23 @@ e2e_branches() { echo "${E2E_BRANCHES:-$(list_branches | tr '\n' ' ')}"; }
 # unreachable source is remembered there, so the next test does not wait
 # for the same timeout again.
 need_source() {
-	_b=$1 _name=$2
-	load_branch "$_b"
+	_nsb=$1 _nsn=$2
+	load_branch "$_nsb"
 	_memo=${KIT_RUN_DIR:+$KIT_RUN_DIR/unreachable.$BR_SOURCE}
 	if [ -n "$_memo" ] && [ -r "$_memo" ]; then
 		_out=$(cat "$_memo"); _rc=3
 	else
-		_out=$(sh scripts/fetch.sh "$_b" 2>&1 >/dev/null); _rc=$?
+		_out=$(sh scripts/fetch.sh "$_nsb" 2>&1 >/dev/null); _rc=$?
 		_out=$(printf '%s' "$_out" | grep 'error:' | tail -1 | sed 's/^[^:]*: error: //')
 		[ $_rc -ne 3 ] || [ -z "$_memo" ] || printf '%s\n' "$_out" >"$_memo"
 	fi
 	[ $_rc -eq 0 ] && return 0
-	if [ $_rc -eq 3 ] && [ "$(skip_or_fail "$_b")" = SKIP ]; then
-		t_skip "$_name" "source not reachable: $_out"
+	if [ $_rc -eq 3 ] && [ "$(skip_or_fail "$_nsb")" = SKIP ]; then
+		t_skip "$_nsn" "source not reachable: $_out"
 	elif [ $_rc -eq 3 ]; then
-		t_fail "$_name" "source not reachable although KERNEL_GIT is configured: $_out"
+		t_fail "$_nsn" "source not reachable although KERNEL_GIT is configured: $_out"
 	else
-		t_fail "$_name" "source unusable (fetch.sh exit $_rc): $_out"
+		t_fail "$_nsn" "source unusable (fetch.sh exit $_rc): $_out"
 	fi
 	return 1
 }

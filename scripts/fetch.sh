@@ -276,7 +276,7 @@ reach() {
 	# never wait for a password or a host key: no answer is "unreachable"
 	GIT_SSH_COMMAND=${GIT_SSH_COMMAND:-ssh -o BatchMode=yes}
 	export GIT_TERMINAL_PROMPT=0 GIT_HTTP_LOW_SPEED_LIMIT=1000 GIT_HTTP_LOW_SPEED_TIME=30 GIT_SSH_COMMAND
-	if _e=$(timeout "${KIT_PROBE_TIMEOUT:-30}" git -c protocol.ext.allow=never \
+	if _e=$(timeout "${KIT_PROBE_TIMEOUT:-${KIT_FETCH_TIMEOUT:-30}}" git -c protocol.ext.allow=never \
 		ls-remote -- "$1" HEAD 2>&1 >/dev/null); then return 0; fi
 	why=$(printf '%s' "${_e:-timed out}" | tail -1 | sed 's/^fatal: //')
 	return 1
@@ -295,11 +295,14 @@ resolve_git_dir() {
 		reach "$KERNEL_GIT" ||
 			die 3 "cannot reach $KERNEL_GIT for $BRANCH ($why); set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)"
 		progress "$BRANCH" fetch "git fetch $KERNEL_GIT $BR_COMMIT"
-		if ! _e=$(timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never \
-			--git-dir="$_m" fetch -q --depth=1 -- "$KERNEL_GIT" "$BR_COMMIT" 2>&1); then
-			_e=$(printf '%s' "${_e:-timed out}" | tail -1 | sed 's/^fatal: //')
-			die 2 "$KERNEL_GIT answers but did not give commit $BR_COMMIT ($BRANCH): $_e; use a repository that holds it"
-		fi
+		_rc=0
+		_e=$(timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never \
+			--git-dir="$_m" fetch -q --depth=1 -- "$KERNEL_GIT" "$BR_COMMIT" 2>&1) || _rc=$?
+		# it answered, then stopped answering: still unreachable
+		[ $_rc -ne 124 ] ||
+			die 3 "cannot reach $KERNEL_GIT for $BRANCH (git fetch timed out after ${KIT_FETCH_TIMEOUT:-120}s); set KERNEL_GIT=<path of a local git copy holding $BR_COMMIT> (or put it in $KIT_CONFIG)"
+		[ $_rc -eq 0 ] ||
+			die 2 "$KERNEL_GIT answers but did not give commit $BR_COMMIT ($BRANCH): $(printf '%s' "$_e" | tail -1 | sed 's/^fatal: //'); use a repository that holds it"
 	fi
 	exec 7>&-
 	printf '%s\n' "$_m"

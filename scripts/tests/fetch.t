@@ -108,6 +108,29 @@ err=$(PATH=$tmp/shim:$PATH run "$tmp/repo" fake 2>&1); rc=$?
 	t_ok "an export that does not match the commit: exit 1 naming the file, nothing published or left" ||
 	t_fail "export mismatch" "rc=$rc" "$err" "$(ls -A "$tmp/cache/src")"
 
+# A network source (git daemon on this machine): exported through the
+# cache's mirror; one that answers but lacks the commit is exit 2.
+port=$((20000 + $$ % 20000))
+if git daemon --export-all --base-path="$tmp" --listen=127.0.0.1 --port=$port --detach \
+	--pid-file="$tmp/daemon.pid" --reuseaddr 2>/dev/null && sleep 0.5 &&
+	git ls-remote "git://127.0.0.1:$port/repo" >/dev/null 2>&1; then
+	rm -rf "$tmp/cache"
+	out=$(run "git://127.0.0.1:$port/repo" fake 2>"$tmp/err"); rc=$?
+	[ $rc -eq 0 ] && [ "$(cat "$out/fs/exec.c")" = 'int exec;' ] && git --git-dir="$tmp/cache/git/mirror.git" cat-file -e "$c1" &&
+		t_ok "a git:// source: fetched by commit id into the mirror, exported" || t_fail "git:// source" "rc=$rc" "$(cat "$tmp/err")"
+	rm -rf "$tmp/cache"
+	err=$(run "git://127.0.0.1:$port/empty" fake 2>&1); rc=$?
+	[ $rc -eq 2 ] && echo "$err" | grep -q "answers but did not give commit $c1" &&
+		t_ok "a git:// source that answers but lacks the commit: exit 2, not unreachable" || t_fail "git:// lacking the commit" "rc=$rc: $err"
+	run "git://127.0.0.1:$port/empty" --probe fake 2>/dev/null; rc=$?
+	[ $rc -eq 0 ] && t_ok "--probe of a git:// source that answers: exit 0 (what it holds is known by fetching)" || t_fail "--probe git://" "rc=$rc"
+	kill "$(cat "$tmp/daemon.pid")"
+else
+	for n in "a git:// source" "a git:// source lacking the commit" "--probe of a git:// source"; do
+		t_skip "$n" "git daemon did not start on 127.0.0.1:$port"
+	done
+fi
+
 # --probe answers without exporting anything.
 rm -rf "$tmp/cache"
 run "$tmp/repo" --probe fake 2>"$tmp/err"; rc=$?

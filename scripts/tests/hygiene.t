@@ -30,7 +30,7 @@ refused() {
 	_n=$1 _p=$2; shift 2
 	rm -f "$tmp/stub.log"
 	clean PATH="$tmp/bin:$PATH" "$@"
-	_l=$(printf '%s\n' "$err" | grep -v '^make: \*\*\*')
+	_l=$(printf '%s\n' "$err" | grep -Ev '^make(\[[0-9]+\])?: \*\*\*')
 	if [ $rc -ne 0 ] && [ ! -e "$tmp/stub.log" ] && [ "$(printf '%s\n' "$_l" | wc -l)" -eq 1 ] &&
 		printf '%s' "$_l" | grep -q -- "$_p"; then
 		t_ok "$_n"
@@ -83,7 +83,7 @@ mktree "$tmp/v31" 31 kernel/perf_counter.c
 one_line() {
 	_n=$1 _p=$2; shift 2
 	_o=$(cd "$root" && env KIT_CONFIG=/nonexistent OUT="$tmp/out" KIT_CACHE="$tmp/cache" "$@" 2>&1); _rc=$?
-	if [ $_rc -eq 2 ] && [ "$(printf '%s\n' "$_o" | grep -vc '^make: \*\*\*')" -eq 1 ] &&
+	if [ $_rc -eq 2 ] && [ "$(printf '%s\n' "$_o" | grep -Evc '^make(\[[0-9]+\])?: \*\*\*')" -eq 1 ] &&
 		printf '%s' "$_o" | grep -q -- "$_p" && [ ! -e "$tmp/out" ] && [ ! -e "$tmp/escape" ]; then
 		t_ok "$_n"
 	else t_fail "$_n" "rc=$_rc" "$_o" "$(ls -d "$tmp/out" "$tmp/escape" 2>/dev/null)"; fi

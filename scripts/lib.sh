@@ -128,8 +128,11 @@ export KERNEL_GIT KIT_CACHE OUT JOBS KIT_ROOT KIT_SOURCE_CONFIGURED
 # rmtree DIR...: remove scratch folders from an EXIT trap. Never fails: under
 # set -e a failing command in an EXIT trap turns a successful run's exit
 # status into 1 (dash), so a cleanup hiccup must not fail the work it follows.
+# chmod fails for a DIR that is already gone (or was never made): that is
+# the state rmtree wants, not an error.  What rm cannot remove after a
+# second try is named by rm on stderr, and the caller goes on.
 rmtree() {
-	chmod -R u+w "$@" 2>/dev/null
+	chmod -R u+w "$@" 2>/dev/null || :
 	rm -rf "$@" 2>/dev/null || { sleep 2; rm -rf "$@"; } || :
 }
 

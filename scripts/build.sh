@@ -205,26 +205,8 @@ patch_files() {
 # stable release, a vendor's tree) keeps its own, named; one that has part
 # of it is refused, naming the file.
 progress "$NAME" host "host-toolchain series ($(echo $BR_HOST_SERIES | wc -w) patches), each where its change is absent"
-host_applied= host_present=
-for p in $host_patches; do
-	st=$(sh "$KIT_ROOT/scripts/fix-state.sh" --host "$p" "$tmp/src") ||
-		fail host "cannot tell whether $(basename "$p") is in the tree"
-	n=${p##*/}; n=${n%.patch}
-	# "<name> <state> <detail>"
-	state=${st#"$n" }; detail=${state#* }; state=${state%% *}
-	case $state in
-	missing)
-		patch -d "$tmp/src" -p1 -F0 -N --no-backup-if-mismatch -s <"$p" >>"$log" 2>&1 ||
-			fail host "$n.patch applied in a dry run but not for real"
-		host_applied="$host_applied $p" ;;
-	present)
-		progress "$NAME" host "host patch $n is already present $detail: skipped"
-		host_present="$host_present $n" ;;
-	half)
-		fail host "host patch $n is half present in $detail; the tree needs its own version of this host fix (branches/host/$n.patch)" 2 ;;
-	*) fail host "fix-state.sh --host said '$st' for $n" ;;
-	esac
-done
+# shellcheck disable=SC2086
+apply_host_patches "$NAME" "$tmp/src" "$log" $host_patches || fail host "$host_why" $?
 sec_patches=
 if [ -n "$sec_dir" ]; then
 	if [ "${KIT_ALLOW_MISORDER:-0}" = 1 ]; then

@@ -274,3 +274,39 @@ skip_or_fail() {
 	load_branch "$1"
 	if [ "$BR_SOURCE" = git ] && source_configured; then echo FAILED; else echo SKIP; fi
 }
+
+# apply_host_patches TAG TREE LOG PATCH...: each host-toolchain patch
+# (branches/host/*.patch) only where its change is absent, in order (a
+# later one may need an earlier one's change), as fix-state.sh --host
+# tells: "missing" is applied (no fuzz; patch's output goes to LOG),
+# "present" is skipped and named in a progress line under TAG (a late
+# stable release or a vendor's tree has the fix its own way), "half" is
+# refused.  Sets host_applied (the patch files applied) and host_present
+# (the names skipped).  Returns 0; or 2 (the tree needs its own version of
+# that fix) or 1 (a step failed) with the one-line reason in host_why.
+# Callers use it in an || list, where errexit is off: every step is
+# checked here.
+apply_host_patches() {
+	_aht=$1 _ahtree=$2 _ahlog=$3; shift 3
+	host_applied= host_present= host_why=
+	for _ahp; do
+		_ahn=${_ahp##*/}; _ahn=${_ahn%.patch}
+		_ahst=$(sh "$KIT_ROOT/scripts/fix-state.sh" --host "$_ahp" "$_ahtree") ||
+			{ host_why="cannot tell whether $_ahn.patch is in the tree"; return 1; }
+		# "<name> <state> <detail>"
+		_ahs=${_ahst#"$_ahn" }; _ahd=${_ahs#* }; _ahs=${_ahs%% *}
+		case $_ahs in
+		missing)
+			patch -d "$_ahtree" -p1 -F0 -N --no-backup-if-mismatch -s <"$_ahp" >>"$_ahlog" 2>&1 ||
+				{ host_why="$_ahn.patch applied in a dry run but not for real"; return 1; }
+			host_applied="$host_applied $_ahp" ;;
+		present)
+			progress "$_aht" host "host patch $_ahn is already present $_ahd: skipped"
+			host_present="$host_present $_ahn" ;;
+		half)
+			host_why="host patch $_ahn is half present in $_ahd; the tree needs its own version of this host fix (branches/host/$_ahn.patch)"
+			return 2 ;;
+		*) host_why="fix-state.sh --host said '$_ahst' for $_ahn"; return 1 ;;
+		esac
+	done
+}

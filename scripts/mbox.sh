@@ -406,7 +406,12 @@ mails
 dest=$OUT/$NAME/mbox
 if [ "$eo" -gt 0 ]; then
 	install_dir "$work/mbox" "$dest.rejected"
-	die 1 "[$NAME] $eo checkpatch error(s) of ours in the mails (listed in $dest.rejected/checkpatch.txt); ${dest#"$OUT"/} is unchanged"
+	# The usual one: a mail whose upstream text the source lacks carries
+	# no sign-off at all until the backporter signs it.
+	hint=
+	[ -n "$sign" ] || ! grep -q 'Missing Signed-off-by' "$dest.rejected/checkpatch.txt" ||
+		hint=" (a mail without upstream's text has no Signed-off-by: SIGNOFF=1 signs the mails as you, from git config)"
+	die 1 "[$NAME] $eo checkpatch error(s) of ours in the mails$hint (listed in $dest.rejected/checkpatch.txt); ${dest#"$OUT"/} is unchanged"
 fi
 rm -rf "$dest.rejected"
 install_dir "$work/mbox" "$dest"

@@ -32,7 +32,15 @@
 # its own message (a cp, an objdiff that crashes) still fails the cell,
 # never reads as "ok" or "reproducible".
 #
+# A cell's tree is a checked copy of the export (fetch.sh --copy, under the
+# export's lock).  A host patch goes only where its change is absent
+# (apply_host_patches, as build.sh does): one the tree already has is
+# skipped and named (host_series_present in the cell's record), one that is
+# half there fails the cell.  Every make sets ARCH and CROSS_COMPILE (empty
+# for a native cell): a tree's Makefile default never picks the compiler.
+#
 #   exit 0 every cell ok or skipped, 1 a cell failed, 2 bad input,
+#   3 the source cannot be reached
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -116,9 +124,11 @@ cell_json() {
 		--argjson o "$_o" --arg flags "${X_ALL_FLAGS:-}" --arg host "${X_HOST_ALL:-}" \
 		--arg planned "${X_OBJS:-} ${X_TOKENS:-}" --argjson tok "$(tokens_json)" \
 		--arg cc "${cc_version:-}" --arg at "$measured_at" --arg kit "$kit_commit" \
+		--arg present "${host_present:-}" \
 		'{cell: $c, description: $d, status: $s, reason: $r, flags: $flags, compiler: $cc,
 		  measured_at: $at, kit_commit: $kit,
 		  host_series: ($host | split(" ") | map(select(. != ""))),
+		  host_series_present: ($present | split(" ") | map(select(. != ""))),
 		  planned: ($planned | split(" ") | map(select(. != ""))), tokens: $tok, objects: $o}' >"$top/$1.json.tmp.$$"
 	mv -f "$top/$1.json.tmp.$$" "$top/$1.json"
 }
@@ -190,21 +200,25 @@ run_cell() {
 	cell_judge
 }
 
-# mk <tree> <make args...>: make in a cell's tree with its arch and compiler.
+# mk <tree> <make args...>: make in a cell's tree with its arch and
+# compiler.  CROSS_COMPILE is always given, empty for a native cell: a
+# tree whose Makefile says "CROSS_COMPILE ?= arm-linux-" must not pick ld.
 mk() {
 	# shellcheck disable=SC2086
-	(cd "$1" && shift && nice -n 10 make ARCH="$X_ARCH" ${X_CROSS:+CROSS_COMPILE=$X_CROSS} CC="$cc $X_ALL_FLAGS" $X_MAKEVARS "$@")
+	(cd "$1" && shift && nice -n 10 make ARCH="$X_ARCH" CROSS_COMPILE="$X_CROSS" CC="$cc $X_ALL_FLAGS" $X_MAKEVARS "$@")
 }
 
 # cell_unpatched: copy, host series, miniconfig, prepare, the objects.
 cell_unpatched() {
 	mkdir -p "$u/obj"
 	progress "$BRANCH" cross "$cell: copy, host series ($(echo $X_HOST_ALL | wc -w) patches), miniconfig"
-	cp -a "$src/." "$u/src"; rm -f "$u/src/.kit-verified"; chmod -R u+w "$u/src"
-	for p in $X_HOST_ALL; do
-		patch -d "$u/src" -p1 -F0 -N --no-backup-if-mismatch -s <"$KIT_ROOT/branches/host/$p.patch" >>"$log" 2>&1 ||
-			{ cell_fail "$cell" host "$p does not apply"; return 1; }
-	done
+	# a checked, writable copy, made under the export's lock: a repair of
+	# the export running meanwhile cannot hand this cell half a tree
+	sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$u/src" >/dev/null 2>>"$log" ||
+		{ cell_fail "$cell" copy "fetch.sh --copy failed: $(sed -n 's/^[^:]*: error: //p' "$log" | tail -1)"; return 1; }
+	# shellcheck disable=SC2046
+	apply_host_patches "$BRANCH" "$u/src" "$log" $(for p in $X_HOST_ALL; do echo "$KIT_ROOT/branches/host/$p.patch"; done) ||
+		{ cell_fail "$cell" host "$host_why"; return 1; }
 	{ cat "$mdir/common.config" "$mdir/$cell.config"; [ -z "$X_CONFIG_EXTRA" ] || printf '%s\n' $X_CONFIG_EXTRA; } >"$cdir/kit.config"
 	mk "$u/src" KCONFIG_ALLCONFIG="$cdir/kit.config" allnoconfig >>"$log" 2>&1 ||
 		{ cell_fail "$cell" config "make allnoconfig failed"; return 1; }

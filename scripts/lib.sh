@@ -288,7 +288,7 @@ skip_or_fail() {
 # checked here.
 apply_host_patches() {
 	_aht=$1 _ahtree=$2 _ahlog=$3; shift 3
-	host_applied= host_present= host_why=
+	host_applied='' host_present='' host_why=''
 	for _ahp; do
 		_ahn=${_ahp##*/}; _ahn=${_ahn%.patch}
 		_ahst=$(sh "$KIT_ROOT/scripts/fix-state.sh" --host "$_ahp" "$_ahtree") ||

@@ -12,7 +12,7 @@
 #   prom_init SLOF entered the kernel, which never printed
 #   firmware  SLOF never entered the kernel
 #   build     the kernel or the guest did not build
-# Output: $OUT/<b>/ppc64-boot/{build.log,boot.log,result.txt}.  Exit 0
+# Output: $OUT/<b>/ppc64-boot/{host.log,build.log,boot.log,result.txt}.  Exit 0
 # only for "passed".  Not part of make check (a whole kernel build).
 # Measured on v2.6.32 only; other branches may need more (say so if so).
 set -eu
@@ -26,7 +26,8 @@ need_cmd powerpc64-linux-gnu-gcc-12 quilt flock
 command -v qemu-system-ppc64 >/dev/null 2>&1 ||
 	die 2 "qemu-system-ppc64 is not installed; apt-get install qemu-system-ppc (Debian 12)"
 series_dir=$KIT_ROOT/backports/$BRANCH
-src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+# the source first: an unreachable one leaves the last run's output as it was
+sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH" >/dev/null || exit $?
 top=$OUT/$BRANCH/ppc64-boot
 exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
 flock -n 9 || { progress "$BRANCH" wait "another kernel build is running; waiting for it"; flock 9; }
@@ -35,14 +36,19 @@ rm -rf "$top"; mkdir -p "$top"
 result() { echo "$1" >"$top/result.txt"; progress "$BRANCH" ppc64-boot "$1"; }
 
 progress "$BRANCH" ppc64-boot "copy, host patches, security series"
-cp -a "$src/." "$top/src"; rm -f "$top/src/.kit-verified"; chmod -R u+w "$top/src"
+# a checked, writable copy made under the export's lock (fetch.sh --copy)
+sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$top/src" >/dev/null || exit $?
 # the branch's generic host patches (as scripts/cross.sh picks them), then
-# the powerpc ones
+# the powerpc ones; each only where its change is absent (as build.sh)
 ppc_host="cross-powerpc-mtraceback-no cross-powerpc-vdso-cmpli cross-powerpc-toc-align-256"
+host=
 for p in $BR_HOST_SERIES $ppc_host; do
 	case $p in compiler-gcc12-header | timeconst-perl-defined-array | make-4.3-* | cross-powerpc-*) ;; *) continue ;; esac
-	patch -d "$top/src" -p1 -F0 -s <"$KIT_ROOT/branches/host/$p.patch" || die 1 "[$BRANCH] host patch $p does not apply"
+	host="$host $KIT_ROOT/branches/host/$p.patch"
 done
+# shellcheck disable=SC2086
+apply_host_patches "$BRANCH" "$top/src" "$top/host.log" $host ||
+	die $? "[$BRANCH] $host_why (log: $top/host.log)"
 (cd "$top/src" && QUILT_PATCHES=$series_dir QUILT_PC=.pc quilt push -a -q --fuzz=0 >/dev/null) ||
 	die 1 "[$BRANCH] the security series does not apply"
 flags=$(printf '%s\n' $KIT_CC_FLAGS | grep -v '^-m' | tr '\n' ' ')

@@ -50,7 +50,7 @@ if [ -n "${SERIES_TREE:-}" ]; then
 	src=$(cd "$SERIES_TREE" && pwd)
 	[ -n "${SERIES_OUT:-}" ] || die 2 "SERIES_TREE needs SERIES_OUT: a series for another tree never replaces backports/$BRANCH"
 else
-	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+	src=   # the branch's export: copied below by fetch.sh --copy
 fi
 
 dest=${SERIES_OUT:-$KIT_ROOT/backports/$BRANCH}
@@ -68,10 +68,17 @@ if [ -n "${SERIES_TREE:-}" ]; then
 		die 4 "[$BRANCH] already fixed: $SERIES_TREE carries every change; no series to make"
 	[ -z "$tree_mode" ] || sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$work/plan" >/dev/null || exit $?
 fi
-progress "$BRANCH" series "scratch copy of $(basename "$src")"
-cp -a "$src/." "$work/tree"
-rm -f "$work/tree/.kit-verified"
-chmod -R u+w "$work/tree"
+if [ -n "$src" ]; then
+	progress "$BRANCH" series "scratch copy of $(basename "$src")"
+	cp -a "$src/." "$work/tree"
+	rm -f "$work/tree/.kit-verified"
+	chmod -R u+w "$work/tree"
+else
+	# a checked copy of the export, made under its lock: a repair running
+	# meanwhile cannot hand us half a tree
+	progress "$BRANCH" series "scratch copy of $BR_COMMIT"
+	sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$work/tree" >/dev/null || exit $?
+fi
 # gc.auto=0: a kernel tree is ~25k loose objects, past git's auto-gc limit;
 # a detached background gc would still be writing .git/objects when the
 # EXIT trap removes the scratch copy (seen in CI: rm failed, series.sh exit 1).

@@ -1,16 +1,15 @@
 #!/bin/sh
 # Already-fixed and partly-fixed trees: the kit applies only what is
 # missing, says what it skipped, and refuses a tree whose fixes break the
-# ordering rule (A without D) without touching it.  Trees are made from the
-# v2.6.32 export plus patches of the committed series.
+# ordering rule (A without D) without touching it.  Trees are checked copies
+# of the v2.6.32 export (fetch.sh --copy) plus patches of the committed series.
 . ci/e2e/lib.sh
 b=v2.6.32
 need_source "$b" "partly-fixed trees" || { t_done; exit; }
 need_series "$b" "partly-fixed trees" || { t_done; exit; }
-src=$(sh scripts/fetch.sh "$b")
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-mk() { # mk NAME ERE: a copy of the tree with the series patches whose names match, in series order
-	d=$tmp/$1; cp -a "$src" "$d"; chmod -R u+w "$d"
+mk() { # mk NAME ERE: a checked copy of the export with the series patches whose names match, in series order
+	d=$tmp/$1; sh scripts/fetch.sh --copy "$b" "$d" >/dev/null || return 1
 	for p in $(grep -E "$2" "backports/$b/series"); do patch -d "$d" -p1 -s -F0 <"backports/$b/$p" || return 1; done
 }
 mk h-only 'ptrace' && out=$(sh scripts/plan-series.sh "$b" "$tmp/h-only" "$tmp/plan-h" 2>&1) && s=$(printf '%s' "$out" | tail -1)

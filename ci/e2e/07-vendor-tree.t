@@ -6,9 +6,11 @@
 . ci/e2e/lib.sh
 b=v2.6.32
 need_source "$b" "vendor trees" || { t_done; exit; }
-src=$(sh scripts/fetch.sh "$b")
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-cp -a "$src" "$tmp/vendor"; chmod -R u+w "$tmp/vendor"; rm -f "$tmp/vendor/.kit-verified"
+# a checked, writable copy of the export (fetch.sh --copy, under its lock)
+if ! err=$(sh scripts/fetch.sh --copy "$b" "$tmp/vendor" 2>&1 >/dev/null); then
+	t_fail "a copy of the $b export for the vendor tree" "$err"; t_done; exit
+fi
 sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = -42.vendor/' "$tmp/vendor/Makefile"
 patch -d "$tmp/vendor" -p1 -s -F0 <"$(grep -l '^commit 04a1e62c2cec' backports/$b/*.patch)"
 cp -a "$tmp/vendor" "$tmp/vendor.before"

@@ -65,7 +65,7 @@ chain_ok() {
 # verified export + quilt push -a, and the same export + git am MBOX.
 trees_equal() {
 	_t=$tmp/tree-$1
-	cp -a "$(sh scripts/fetch.sh "$1")" "$_t" && chmod -R u+w "$_t" && rm -f "$_t/.kit-verified" || return 1
+	sh scripts/fetch.sh --copy "$1" "$_t" >/dev/null || return 1
 	g "$_t" init -q && g "$_t" add -A -f && g "$_t" commit -q -m "$1 export" || return 1
 	(cd "$_t" && QUILT_PATCHES=$KIT_ROOT/backports/$1 QUILT_PC=$tmp/pc-$1 quilt push -a -q --fuzz=0 >/dev/null) || return 1
 	g "$_t" add -A -f && _q=$(g "$_t" write-tree) && g "$_t" reset -q --hard HEAD || return 1

@@ -3,7 +3,9 @@
 # Makefile builds fs/exec.o with the host cc, a one-patch series, the real
 # objdiff behind a wrapper that can be told to fail.  No kernel is built.
 # A failed step fails its cell (errexit inside the cell), and a run's
-# table and records hold only what that run measured.
+# table and records hold only what that run measured.  A cell's tree is
+# fetch.sh --copy's (the stub copies FAKE_SRC); a host patch goes only
+# where its change is absent; make always gets CROSS_COMPILE.
 . ci/tap.sh
 for c in quilt jq flock make patch cc nm git; do
 	command -v $c >/dev/null 2>&1 || { t_skip "cross.sh on a stub kit" "$c is not installed (make deps)"; t_done; exit; }
@@ -12,10 +14,22 @@ tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 kit=$tmp/kit id=1111111111111111111111111111111111111111
 mkdir -p "$kit/scripts" "$kit/branches/host" "$kit/backports/fake" "$kit/backports/changes/a-fix" \
 	"$kit/cross/matrix" "$kit/cross/expect" "$kit/cross/objdiff" "$tmp/tree/fs"
-cp scripts/cross.sh scripts/cross-all.sh scripts/lib.sh scripts/check-config.sh "$kit/scripts/"
+cp scripts/cross.sh scripts/cross-all.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh "$kit/scripts/"
 cp cross/check-expect.sh cross/check-calls.sh cross/pin-line.h "$kit/cross/"
 cp cross/objdiff/objdiff.c "$kit/cross/objdiff/"
-printf '#!/bin/sh\n[ -z "${FAKE_FETCH_RC:-}" ] || exit $FAKE_FETCH_RC\nprintf "%%s\\n" "$FAKE_SRC"\n' >"$kit/scripts/fetch.sh"
+# fetch.sh: BRANCH prints FAKE_SRC; --copy BRANCH DEST keeps the real one's
+# contract (DEST must not exist; a writable copy) or fails as told.
+cat >"$kit/scripts/fetch.sh" <<'EOF'
+#!/bin/sh
+[ -z "${FAKE_FETCH_RC:-}" ] || exit $FAKE_FETCH_RC
+if [ "$1" = --copy ]; then
+	[ -z "${FAKE_COPY_FAIL:-}" ] || { echo "fetch.sh: error: $FAKE_COPY_FAIL" >&2; exit 1; }
+	[ ! -e "$3" ] || { echo "fetch.sh: error: $3 exists" >&2; exit 2; }
+	mkdir "$3" && cp -R "$FAKE_SRC/." "$3/" && chmod -R u+w "$3" && exit 0
+	exit 1
+fi
+printf '%s\n' "$FAKE_SRC"
+EOF
 printf 'BR_NAME=fake\nBR_VERSION=2.6.99\nBR_SOURCE=git\nBR_COMMIT=%s\nBR_FLAGS=fake\n' "$id" >"$kit/branches/fake.conf"
 printf 'KIT_CC_FLAGS="-O2"\n' >"$kit/branches/host/fake.flags"
 printf 'Upstream: %s\n' "$id" >"$kit/backports/changes/a-fix/INFO"
@@ -26,6 +40,25 @@ for c in good other; do
 	: >"$kit/cross/matrix/$c.config"
 done
 printf 'X_DESC="never built"\nX_SKIP="no compiler for it"\n' >"$kit/cross/matrix/skip.conf"
+# a cell with a host patch of its own, one line in each of two headers
+printf 'X_DESC="host cc"\nX_ARCH=x86\nX_CC=cc\nX_PKG=gcc\nX_OBJS=fs/exec.o\nX_HOST=cross-stub-note\n' >"$kit/cross/matrix/hosted.conf"
+: >"$kit/cross/matrix/hosted.config"
+cat >"$kit/branches/host/cross-stub-note.patch" <<'EOF'
+A stub host patch.
+
+diff --git a/include/note-a.h b/include/note-a.h
+--- a/include/note-a.h
++++ b/include/note-a.h
+@@ -1 +1,2 @@
+ /* a */
++/* fixed a */
+diff --git a/include/note-b.h b/include/note-b.h
+--- a/include/note-b.h
++++ b/include/note-b.h
+@@ -1 +1,2 @@
+ /* b */
++/* fixed b */
+EOF
 # objdiff: the real one, behind a wrapper that fails its clean-rebuild
 # comparison when FAKE_OBJDIFF_FAIL=repro (the call whose failure used to
 # read as "reproducible").
@@ -40,7 +73,9 @@ EOF
 # The stub tree: FAKE_NO_OBJ=1 makes the patched build "succeed" without
 # an object, a step with no message of its own that must still fail.
 cat >"$tmp/tree/Makefile" <<'EOF'
+CROSS_COMPILE ?= arm-linux-
 allnoconfig:
+	@echo "make sees CROSS_COMPILE=[$(CROSS_COMPILE)]"
 	cp $(KCONFIG_ALLCONFIG) .config
 prepare:
 	@:
@@ -49,6 +84,8 @@ fs/exec.o: fs/exec.c
 	$(CC) -c -o $@ fs/exec.c && echo "cmd_fs/exec.o := $(CC) -c -o $@ fs/exec.c" >fs/.exec.o.cmd
 EOF
 printf 'int do_exec(int x)\n{\n\treturn x + 1;\n}\n' >"$tmp/tree/fs/exec.c"
+mkdir -p "$tmp/tree/include"
+echo '/* a */' >"$tmp/tree/include/note-a.h"; echo '/* b */' >"$tmp/tree/include/note-b.h"
 cat >"$kit/backports/fake/a.patch" <<EOF
 Subject: add setup_new_exec
 Git-commit: $id
@@ -65,7 +102,10 @@ Git-commit: $id
 +}
 EOF
 echo a.patch >"$kit/backports/fake/series"
-chmod -R a-w "$tmp/tree"
+# trees with the host patch's change already in, and with half of it
+cp -R "$tmp/tree" "$tmp/half"; printf '/* a */\n/* fixed a */\n' >"$tmp/half/include/note-a.h"
+cp -R "$tmp/half" "$tmp/has"; printf '/* b */\n/* fixed b */\n' >"$tmp/has/include/note-b.h"
+chmod -R a-w "$tmp/tree" "$tmp/has" "$tmp/half"
 git -C "$kit" init -q && git -C "$kit" add -A &&
 	git -C "$kit" -c user.name=t -c user.email=t@t commit -qm kit || exit 1
 want_kit=$(git -C "$kit" describe --always --dirty)
@@ -73,7 +113,7 @@ want_kit=$(git -C "$kit" describe --always --dirty)
 # cross BRANCH CELL...: run the stub kit's cross.sh; sets rc, out (stdout), err.
 cross() {
 	out=$(KIT_ROOT=$kit KIT_CONFIG=/nonexistent KIT_CACHE=$tmp/cache KIT_LOCK=$tmp/lock \
-		OUT=$tmp/out JOBS=1 FAKE_SRC=$tmp/tree sh "$kit/scripts/cross.sh" "$@" 2>"$tmp/err")
+		OUT=$tmp/out JOBS=1 FAKE_SRC=${FAKE_SRC:-$tmp/tree} sh "$kit/scripts/cross.sh" "$@" 2>"$tmp/err")
 	rc=$?; err=$(cat "$tmp/err")
 }
 top=$tmp/out/fake/cross
@@ -106,6 +146,29 @@ if [ $rc -eq 1 ] && row good | grep -q 'failed: a step failed (exit [1-9][0-9]*)
 	jq -e '.status == "failed"' "$top/good.json" >/dev/null; then
 	t_ok "a step with no check of its own (cp of a missing object) still fails the cell"
 else t_fail "a step with no check of its own (cp of a missing object) still fails the cell" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
+
+t_check "a native cell's make gets CROSS_COMPILE empty, not the Makefile's arm-linux-" \
+	grep -qx 'make sees CROSS_COMPILE=\[\]' "$top/good/cell.log"
+
+FAKE_COPY_FAIL="the export changed while it was copied" cross fake good
+if [ $rc -eq 1 ] && [ "$(row good)" = "failed: copy: fetch.sh --copy failed: the export changed while it was copied" ]; then
+	t_ok "a copy that fetch.sh --copy refuses fails the cell with its reason, exit 1"
+else t_fail "a copy that fetch.sh --copy refuses fails the cell with its reason, exit 1" "rc=$rc" "$(cat "$top/table.txt")"; fi
+
+CROSS_KEEP=1 cross fake hosted
+if [ $rc -eq 0 ] && [ "$(row hosted)" = ok ] && grep -q 'fixed b' "$top/hosted/unpatched/src/include/note-b.h" &&
+	jq -e '.host_series == ["cross-stub-note"] and .host_series_present == []' "$top/hosted.json" >/dev/null; then
+	t_ok "a tree without the host change gets the patch, the cell is ok"
+else t_fail "a tree without the host change gets the patch, the cell is ok" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
+FAKE_SRC=$tmp/has cross fake hosted
+if [ $rc -eq 0 ] && [ "$(row hosted)" = ok ] && jq -e '.host_series_present == ["cross-stub-note"]' "$top/hosted.json" >/dev/null &&
+	printf '%s' "$err" | grep -q 'host patch cross-stub-note is already present (its reverse applies): skipped'; then
+	t_ok "a tree that has the host change: the patch is skipped and named (progress line, host_series_present)"
+else t_fail "a tree that has the host change: the patch is skipped and named" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
+FAKE_SRC=$tmp/half cross fake hosted
+if [ $rc -eq 1 ] && row hosted | grep -q '^failed: host: host patch cross-stub-note is half present in include/note-b.h'; then
+	t_ok "a tree with half the host change fails the cell, naming the patch and the file, exit 1"
+else t_fail "a tree with half the host change fails the cell, naming the patch and the file, exit 1" "rc=$rc" "$(cat "$top/table.txt")"; fi
 
 # cross-all: each branch's rows are what its run printed this time
 cross_all() {

@@ -54,6 +54,12 @@ listing() {
 	(
 		_ld=$1; shift
 		cd "$_ld" || exit 1
+		# git hash-object --stdin-paths run below another repository's
+		# work tree (OUT inside the kit's checkout, as in CI) reads the
+		# paths from that repository's top, not from here: stop git's
+		# search for a repository at this folder.
+		GIT_CEILING_DIRECTORIES=$(dirname "$(pwd -P)")
+		export GIT_CEILING_DIRECTORIES
 		find . -mindepth 1 "$@" ! -path ./.kit-verified -printf '%y\t%m\t%P\n' |
 			LC_ALL=C sort -t "$TAB" -k3 >"$_lt/all" || exit 1
 		awk -F'\t' '$1 == "f" { print $3 }' "$_lt/all" |

@@ -21,7 +21,10 @@ e2e_branches() { echo "${E2E_BRANCHES:-$(list_branches | tr '\n' ' ')}"; }
 need_source() {
 	_nsb=$1 _nsn=$2
 	load_branch "$_nsb"
-	_memo=${KIT_RUN_DIR:+$KIT_RUN_DIR/unreachable.$BR_SOURCE}
+	# the memo is per source: another KERNEL_GIT is asked afresh
+	_memo=
+	[ -z "${KIT_RUN_DIR:-}" ] ||
+		_memo=$KIT_RUN_DIR/unreachable.$BR_SOURCE.$(printf '%s' "$KERNEL_GIT" | cksum | cut -d' ' -f1)
 	if [ -n "$_memo" ] && [ -r "$_memo" ]; then
 		_out=$(cat "$_memo"); _rc=3
 	else

@@ -33,6 +33,13 @@ case $runs in ''|*[!0-9]*) die 2 "KIT_RUNS='$runs' is not a number" ;; esac
 tvout=${TESTVM_OUT:-${OUT:-$KIT_ROOT/out}/testvm}
 boots=${KIT_BOOTS:-default noexec32=off}
 mkdir -p "$outdir" || die 1 "cannot create $outdir"
+# Two verifications of one kernel at once (two `make verify` of a branch
+# into one OUT) would remove and rewrite each other's boot files, and one
+# would merge a single boot: one at a time per OUTDIR.
+if command -v flock >/dev/null 2>&1; then
+	exec 7>>"$outdir/.lock"
+	flock 7 || die 1 "cannot lock $outdir/.lock"
+fi
 
 # verify-all may run several of us at once: one guest build at a time
 mkdir -p "$tvout" || die 1 "cannot create $tvout"
@@ -97,6 +104,8 @@ for b in $boots; do
 	rm -f "$outdir/boot-$n.parse.json"
 done
 
+nb=$(ls "$outdir"/boot-*.json 2>/dev/null | wc -l)
+[ "$nb" -eq "$n" ] || die 1 "$outdir holds $nb boot records for $n boots; was it written by another run at the same time?"
 accel=$(jq -r '.boot' "$outdir/boot-1.json" | sed -n 's/.* accel=\([a-z]*\) .*/\1/p')
 # the kernel says which compiler built it
 banner=$(grep -ho 'Linux version .*' "$outdir"/boot-*.log 2>/dev/null | head -1 | tr -d '\r')

@@ -109,4 +109,15 @@ line=$(merge regressed-derived-noexec32-off-no-rie.log regressed-v2.6.32-mutant-
 t_check "REGRESSED + REGRESSED: REGRESSED, the first boot's signature, both boots' tests" sh -c "
 	printf '%s' '$line' | grep -q '^REGRESSED .*\\[default\\] regression tests failed: test 7 ' &&
 	jq -e '(.failed_tests | length) == 2' '$o/boot.json'"
+# Two verifications of one kernel into one outdir at once (two `make verify`
+# of a branch): each must merge its own two boots, never one of them.
+( FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" \
+	sh "$root/testvm/verify-kernel.sh" "$tmp/bzImage" "$tmp/race" >"$tmp/race-a" 2>&1; echo $? >>"$tmp/race-a" ) &
+( FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" \
+	sh "$root/testvm/verify-kernel.sh" "$tmp/bzImage" "$tmp/race" >"$tmp/race-b" 2>&1; echo $? >>"$tmp/race-b" ) &
+wait
+t_check "two verifications of one kernel at once: each line merges two boots (runs=6), both exit 0" sh -c \
+	"grep -q '^SURVIVED runs=6 ' '$tmp/race-a' && grep -q '^SURVIVED runs=6 ' '$tmp/race-b' &&
+	 tail -n 1 '$tmp/race-a' | grep -qx 0 && tail -n 1 '$tmp/race-b' | grep -qx 0"
+
 t_done

@@ -101,15 +101,20 @@ signoff_line() {
 # parent, for its diff) into a scratch repository; it cannot be searched
 # for backports.
 open_source() {
+	# never an option to git (fetch.sh refuses the same; --upload-pack=…
+	# would run a command)
+	case $KERNEL_GIT in -*)
+		die 2 "KERNEL_GIT='$KERNEL_GIT' begins with '-', which git would take as an option; give a path (./...) or a URL" ;;
+	esac
 	case $KERNEL_GIT in
 	*://* | *@*:*)
 		gd=$work/upstream.git
 		git init -q --bare "$gd"
-		timeout "${KIT_FETCH_TIMEOUT:-120}" git ls-remote "$KERNEL_GIT" HEAD >/dev/null 2>"$work/ls.err" ||
+		timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never ls-remote -- "$KERNEL_GIT" HEAD >/dev/null 2>"$work/ls.err" ||
 			die 3 "cannot reach $KERNEL_GIT ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); set KERNEL_GIT to a local git repository"
 		for _id in $(cat "$work/ids"); do
-			timeout "${KIT_FETCH_TIMEOUT:-120}" git --git-dir="$gd" fetch -q --depth=2 \
-				"$KERNEL_GIT" "$_id" 2>/dev/null || :   # not there: the mail says so
+			timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never --git-dir="$gd" fetch -q --depth=2 \
+				-- "$KERNEL_GIT" "$_id" 2>/dev/null || :   # not there: the mail says so
 		done
 		remote=1 ;;
 	*)

@@ -64,9 +64,15 @@ run_mutant() {
 		echo "$p" >>"$sdir/series"
 	done
 	progress "$BRANCH" mutant "$1: without $drop"
-	if ! KIT_ALLOW_MISORDER=1 SERIES_DIR=$sdir sh "$KIT_ROOT/scripts/build.sh" "$kind" "$BRANCH"; then
-		record "$1" "$drop" "BUILD FAILED" "(the series does not build without it)"; return 0
-	fi
+	KIT_ALLOW_MISORDER=1 SERIES_DIR=$sdir sh "$KIT_ROOT/scripts/build.sh" "$kind" "$BRANCH"
+	_brc=$?
+	# Only a kernel that fails to build is "does not build without it";
+	# bad input (2) or an unreachable source (3) is no finding: stop.
+	case $_brc in
+	0) ;;
+	2 | 3) die "$_brc" "[$BRANCH] mutant $1: build.sh exit $_brc before any kernel was built; see the message above" ;;
+	*) record "$1" "$drop" "BUILD FAILED" "(the series does not build without it)"; return 0 ;;
+	esac
 	vdir=$OUT/$BRANCH/$kind/verify
 	if ! sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/src/arch/x86/boot/bzImage" "$vdir" >/dev/null; then
 		record "$1" "$drop" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0

@@ -36,13 +36,16 @@ series_dir=${SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
 
 if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
-kinds=unpatched fixed=
+kinds=unpatched fixed= noseries=
 mkdir -p "$OUT/$NAME"
 if sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan" >/dev/null; then
 	if [ -r "$series_dir/series" ]; then
 		kinds="unpatched patched"
 	else
-		progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only"
+		# The fix is missing and there is nothing to apply: the gate
+		# cannot pass, whatever the unpatched kernel shows.
+		noseries=1
+		progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only; the gate fails"
 	fi
 else
 	rc=$?
@@ -51,6 +54,9 @@ else
 fi
 # VERIFY_KINDS=unpatched (or patched) narrows the run.
 kinds=${VERIFY_KINDS:-$kinds}
+# A previous run's gate, and its boots of the kinds run now, must not
+# outlive a build that fails now.
+result_update "$result" --arg k "$kinds" 'del(.gate) | reduce ($k | split(" ")[] | select(. != "")) as $x (.; del(.boots[$x]))'
 for k in $kinds; do
 	sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || exit $?
 done
@@ -90,6 +96,13 @@ for k in $kinds; do
 		    failed_tests: ($b[0].failed_tests // [])}'
 	printf '%-12s %-9s %s [%s]\n' "$NAME" "$k" "$line" "$mark"
 done
+if [ -n "$noseries" ]; then
+	gate=1
+	result_update "$result" --arg s "$series_dir/series" \
+		'.gate.kernels.patched = {verdict: "none", expected: "SURVIVED", ok: false,
+		   failed_tests: [], why: "no security series (\($s))"}'
+	printf '%-12s %-9s none: no security series in %s [NOT OK: must be SURVIVED]\n' "$NAME" patched "$series_dir"
+fi
 st=pass; [ $gate -eq 0 ] || st=fail
 result_update "$result" --arg st "$st" '.gate.status = $st'
 [ $gate -eq 0 ] || die 1 "[$NAME] gate failed: a kernel is not what it must be (see the NOT OK line above and $result)"

@@ -227,4 +227,11 @@ for f in Makefile kernel/fork.c kernel/exit.c fs/exec.c fs/binfmt_elf.c mm/mmap.
 	scripts/Kbuild.include kernel/perf_event.c; do mkdir -p "$(dirname "$v/$f")"; : >"$v/$f"; done
 printf 'VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 32\n' >"$v/Makefile"
 bad "TREE= without its tree-series" "no series for TREE=$v in $OUT/bad/tree-series; make it first" TREE="$v"
+# KERNEL_GIT is never an option to git, even on mbox's own path to the
+# source (CHECKPATCH given, so fetch.sh is not asked first).
+rm -f "$tmp/pwned"
+out=$(KERNEL_GIT="--upload-pack=touch $tmp/pwned;@h:" SERIES_DIR="$tmp/series" NAME=demo2 sh scripts/mbox.sh v2.6.32 2>&1); rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/pwned" ] && printf '%s' "$out" | grep -q "begins with '-', which git would take as an option" &&
+	t_ok "KERNEL_GIT=--upload-pack=...: refused (exit 2), no command run" || t_fail "KERNEL_GIT option refused" "rc=$rc $out"
+
 t_done

@@ -20,6 +20,7 @@ cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$k/scripts/" &&
 cat >"$k/scripts/build.sh" <<'B'
 #!/bin/sh
 # stand-in build: build.sh <kind> <branch>
+[ -z "${FAKE_BUILD_RC:-}" ] || exit "$FAKE_BUILD_RC"
 mkdir -p "$OUT/$2/$1/src/arch/x86/boot" && : >"$OUT/$2/$1/src/arch/x86/boot/bzImage"
 B
 # stand-in verifier: the real one, its QEMU replaying MUTANT_LOG_<letter>
@@ -70,4 +71,10 @@ MUTANTS="A Q" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o3" 2>"$tmp/e3"; rc=$?
 t_check "an unknown letter: exit 2 before any build, one line naming it" sh -c "
 	test $rc = 2 && test \$(wc -l <'$tmp/e3') = 1 && grep -q \"unknown mutant letter 'Q'\" '$tmp/e3' &&
 	! grep -q . '$tmp/o3'"
+FAKE_BUILD_RC=3 MUTANTS="A" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o4" 2>"$tmp/e4"; rc=$?
+t_check "a build that never started (source unreachable, exit 3) is no finding: exit 3, not 'BUILD FAILED'" sh -c "
+	test $rc = 3 && ! grep -q 'BUILD FAILED' '$tmp/o4' && grep -q 'before any kernel was built' '$tmp/e4'"
+FAKE_BUILD_RC=1 MUTANTS="A" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o5" 2>"$tmp/e5"; rc=$?
+t_check "a kernel that does not build without the patch: BUILD FAILED in the table" grep -q '^A .*BUILD FAILED' "$tmp/o5"
+
 t_done

@@ -104,12 +104,12 @@ render() {
 	echo
 	echo "## Mutants (make mutants): each x86 patch taken out in turn"
 	echo
-	m=$(rows "$mroot" '(.mutants // {}) | to_entries[] | "| \(.value.branch // input_filename | split("/") | .[-2]) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"')
+	m=$(rows "$mroot" '(.mutants // {}) | to_entries[] | "| \(.value.branch // (input_filename | split("/") | .[-2])) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"')
 	if [ -n "$m" ]; then
 		echo "Measured:"
 		echo
 		rows "$mroot" '(.mutants // {}) as $m | select(($m | length) > 0)
-		  | "- \(.branch // input_filename | split("/") | .[-2]): \([$m[] | .measured_at // "time not recorded"] | unique | join(", ")), kit \([$m[] | .kit_commit // "?"] | unique | join(", "))"'
+		  | "- \(.branch // (input_filename | split("/") | .[-2])): \([$m[] | .measured_at // "time not recorded"] | unique | join(", ")), kit \([$m[] | .kit_commit // "?"] | unique | join(", "))"'
 		echo
 		echo "| branch | patch | verdict | what caught it |"
 		echo "|---|---|---|---|"

@@ -34,4 +34,14 @@ out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
 out=$(OUT=$t/empty REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "nothing to report" && cmp -s "$t/r.md" "$t/r.good" &&
 	t_ok "an empty output root: exit 2, nothing to report, the report unchanged" || t_fail "empty OUT refused" "rc=$rc $out"
+# Mutants come from their own result files, saying when they were measured.
+mkdir -p "$t/mut/v2.6.32"
+printf '%s\n' "$good" | jq '.mutants = {G: {dropped: "g.patch", verdict: "REGRESSED", caught_by: "failing tests: x",
+	measured_at: "2026-12-04T11:00:00Z", kit_commit: "def5678"}}' >"$t/mut/v2.6.32/result.json"
+printf '%s\n' "$good" >"$t/out/v2.6.32/result.json"
+out=$(OUT=$t/out MUTANTS_OUT=$t/mut REPORT=$t/r2.md sh scripts/report.sh 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q '^- v2.6.32: 2026-12-04T11:00:00Z, kit def5678$' "$t/r2.md" &&
+	grep -q '^| v2.6.32 | G (g.patch) | REGRESSED | failing tests: x |$' "$t/r2.md" &&
+	t_ok "mutants: from MUTANTS_OUT's result files, with when and by which kit commit" || t_fail "mutants table" "rc=$rc $out" "$(grep -A8 '^## Mutants' "$t/r2.md")"
+
 t_done

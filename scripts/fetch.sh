@@ -213,8 +213,13 @@ lock_exclusive() {
 sweep() {
 	for _t in "$KIT_CACHE"/src/.tmp.*; do
 		[ -e "$_t" ] || continue
-		_k=${_t##*/.tmp.}; _k=${_k%%.*}
-		if [ "$_k" = "$key" ]; then
+		# the key from the right: apt keys hold dots (linux-source-6.1_6.1.x)
+		_k=${_t##*/.tmp.}
+		case ${_k##*.} in *[!a-z]* | '') ;; *) _k=${_k%.*} ;; esac	# .marker, .bad ...
+		case ${_k##*.} in *[!0-9]* | '') _k= ;; *) _k=${_k%.*} ;; esac	# .<pid>
+		if [ -z "$_k" ]; then
+			[ -z "$(find "$_t" -maxdepth 0 -mmin +60)" ] || rmtree "$_t"
+		elif [ "$_k" = "$key" ]; then
 			rmtree "$_t"
 		elif [ -e "$KIT_CACHE/src/.$_k.lock" ]; then
 			( flock -n -x 7 && rmtree "$_t" ) 7>>"$KIT_CACHE/src/.$_k.lock" || :

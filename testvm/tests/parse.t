@@ -47,6 +47,13 @@ for f in "$root"/testvm/fixtures/*.log; do
 done
 [ "$n" -ge 7 ] || t_fail "at least 7 fixtures" "found $n"
 
+# mutated <base log> <sed script> <verdict> <name>: the parser's verdict on
+# <base log> edited by <sed script> must be <verdict>.
+mutated() {
+	sed "$2" "$1" >"$tmp/m.log"
+	t_check "$4: $3" test "$(verdict "$tmp/m.log")" = "$3"
+}
+
 # A regression test failing on the clean run: REGRESSED, named, unless
 # something else already decides (a state check: VULNERABLE; an
 # unfinished stream: INCONCLUSIVE).
@@ -63,29 +70,26 @@ regressed_mutations() {
 	sed 's/^ok 6 - \(regress: .*\)$/not ok 6 - \1/' "$tmp/r.log" >"$tmp/r2.log"
 	t_check "two regression tests fail: REGRESSED naming both" sh -c "'$parse' --runs 3 '$tmp/r2.log' |
 		jq -e '.verdict == \"REGRESSED\" and (.failed_tests | length) == 2 and (.signature | test(\"test 5 .*; test 6 \"))'"
-	sed '0,/^ok \([0-9]*\) - cve-state:/s//not ok \1 - cve-state:/' "$tmp/r.log" >"$tmp/m.log"
-	t_check "regression test and a state check fail: VULNERABLE" test "$(verdict "$tmp/m.log")" = VULNERABLE
-	sed '/^KIT: done/d' "$tmp/r.log" >"$tmp/m.log"
-	t_check "regression test fails, no 'KIT: done': INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
-	sed '0,/^ok \([0-9]*\) - \(cve-state: .*\)$/s//ok \1 - \2 # SKIP why not/' "$tmp/c.log" >"$tmp/m.log"
-	t_check "a state check SKIPs: INCONCLUSIVE, never SURVIVED" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	mutated "$tmp/r.log" "$fail_state" VULNERABLE "regression test and a state check fail"
+	mutated "$tmp/r.log" "$no_done" INCONCLUSIVE "regression test fails, no 'KIT: done'"
+	mutated "$tmp/c.log" '0,/^ok \([0-9]*\) - \(cve-state: .*\)$/s//ok \1 - \2 # SKIP why not/' \
+		INCONCLUSIVE "a state check SKIPs (never SURVIVED)"
 }
 
 # Mutations of the clean run: the parser must not call any of them SURVIVED.
 clean=$root/testvm/fixtures/survived-debian-6.1.log
 verdict() { "$parse" "$@" | jq -r .verdict; }
+fail_state='0,/^ok \([0-9]*\) - cve-state:/s//not ok \1 - cve-state:/'
+no_done='/^KIT: done/d'
 if [ -r "$clean" ]; then
 	tail -n +2 "$clean" >"$tmp/c.log"
 	t_check "clean log: SURVIVED" test "$(verdict "$tmp/c.log")" = SURVIVED
 	last=$(grep -n '^ok ' "$tmp/c.log" | tail -1 | cut -d: -f1)
 	sed "${last}d" "$tmp/c.log" >"$tmp/m.log"
 	t_check "one TAP result missing: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
-	sed '/^KIT: done/d' "$tmp/c.log" >"$tmp/m.log"
-	t_check "no 'KIT: done': INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
-	sed '0,/^ok \([0-9]*\) - cve-state:/s//not ok \1 - cve-state:/' "$tmp/c.log" >"$tmp/m.log"
-	t_check "one state check fails: VULNERABLE" test "$(verdict "$tmp/m.log")" = VULNERABLE
-	sed '0,/^ok \([0-9]*\) - precond:/s//not ok \1 - precond:/' "$tmp/c.log" >"$tmp/m.log"
-	t_check "precondition fails: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
+	mutated "$tmp/c.log" "$no_done" INCONCLUSIVE "no 'KIT: done'"
+	mutated "$tmp/c.log" "$fail_state" VULNERABLE "one state check fails"
+	mutated "$tmp/c.log" '0,/^ok \([0-9]*\) - precond:/s//not ok \1 - precond:/' INCONCLUSIVE "precondition fails"
 	{ cat "$tmp/c.log"; grep -m1 'Linux version' "$tmp/c.log"; } >"$tmp/m.log"
 	t_check "second banner: INCONCLUSIVE" test "$(verdict "$tmp/m.log")" = INCONCLUSIVE
 	t_check "runs asked differ from runs done: INCONCLUSIVE" \

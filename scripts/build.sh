@@ -131,8 +131,10 @@ ver() { "$@" 2>/dev/null | head -1; }
 # bzImage in $bdir is what these inputs make.
 stamp=$(
 	{
-		# Bump when the recipe below changes what it builds.
-		echo "recipe 2 $src_id $KIND $KIT_CC_FLAGS $BR_ARCH $BR_CONFIG_BASE"
+		# Bump when the recipe below changes what it builds; the scripts
+		# that make and check a build are inputs too, byte for byte.
+		echo "recipe 3 $src_id $KIND $KIT_CC_FLAGS $BR_ARCH $BR_CONFIG_BASE misorder=${KIT_ALLOW_MISORDER:-0}"
+		(cd "$KIT_ROOT/scripts" && cat build.sh lib.sh check-config.sh flag-audit.sh fix-state.sh)
 		# the toolchain that turns the same source into another kernel
 		ver gcc --version; ver ld --version; ver as --version; ver make --version
 		perl -e 'print "perl $^V\n"'
@@ -145,7 +147,68 @@ up_to_date() {
 	[ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ] || return 1
 	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage)"
 }
+
+# The build cache: $KIT_CACHE/builds/<stamp>/ holds what a finished build
+# leaves beside its work tree (bzImage, .config, System.map, the loader
+# objects' symbols, logs and checks) and the build's own record.  An entry
+# is published by one rename that fails when the key exists, and checked
+# against its own sha256sums before it is served; a damaged one is removed
+# and the kernel built again.  A source the kit cannot name (no commit, no
+# content digest) is never cached.
+cache_dir=$KIT_CACHE/builds
+cache_files="bzImage .config System.map symbols.txt config.sha256 flags.txt changed-files expected-files build.log"
+from_cache() {
+	[ "${KIT_BUILD_CACHE:-1}" = 1 ] && [ -n "$src_id" ] || return 1
+	# what an interrupted store left (its pid is the name's last part)
+	for _o in "$cache_dir"/.tmp.*; do
+		[ -e "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null && rmtree "$_o"
+	done
+	_e=$cache_dir/$stamp
+	[ -r "$_e/build.json" ] || return 1
+	if ! (cd "$_e" && sha256sum -c --quiet sha256sums) >/dev/null 2>&1; then
+		warn "the build cache entry $_e does not match its checksums; removing it and building again"
+		rmtree "$_e"
+		return 1
+	fi
+	_t=$nodedir/.$KIND.cache.$$
+	rmtree "$_t"
+	mkdir -p "$_t" && (cd "$_e" && cp -p $cache_files build.json sha256sums "$_t"/) &&
+		{ [ ! -r "$_e/skipped-patches" ] || cp -p "$_e/skipped-patches" "$_t"/; } &&
+		printf '%s\n' "$stamp" >"$_t/stamp" || { rmtree "$_t"; return 1; }
+	rmtree "$bdir" "$bdir.failed"
+	mv "$_t" "$bdir" || die 1 "cannot move the cached kernel into $bdir"
+	result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
+		--arg commit "$commit" --arg src "$src_id" --arg tree "${TREE:+$src}" \
+		--arg log "$bdir/build.log" --arg img "$bdir/bzImage" --arg e "$_e" \
+		--slurpfile rec "$bdir/build.json" \
+		'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
+		 | .source = $src | .tree = (if $tree == "" then null else $tree end)
+		 | .build[$k] = ($rec[0].build + {log: $log, bzImage: $img,
+		     cache: {hit: true, key: $rec[0].build.inputs_sha256, entry: $e, built_at: $rec[0].built_at}})
+		 | .toolchain = $rec[0].toolchain'
+	progress "$NAME" build "$KIND kernel from the build cache (key ${stamp%"${stamp#????????????}"}, built $(jq -r .built_at "$bdir/build.json"), $(jq -r .build.seconds "$bdir/build.json")s then): $bdir/bzImage"
+}
+# to_cache: publish $bdir (just built) under its key; a failure to store is
+# a warning, never a failed build.
+to_cache() {
+	[ "${KIT_BUILD_CACHE:-1}" = 1 ] && [ -n "$src_id" ] || return 0
+	mkdir -p "$cache_dir" || { warn "cannot create $cache_dir; the kernel is not cached"; return 0; }
+	_t=$cache_dir/.tmp.$stamp.$$
+	rmtree "$_t"
+	if mkdir "$_t" && (cd "$bdir" && cp -p $cache_files build.json "$_t"/) &&
+		{ [ ! -r "$bdir/skipped-patches" ] || cp -p "$bdir/skipped-patches" "$_t"/; } &&
+		(cd "$_t" && sha256sum $cache_files build.json $(ls skipped-patches 2>/dev/null) >sha256sums) &&
+		chmod -R a-w "$_t" && mv -T "$_t" "$cache_dir/$stamp" 2>/dev/null; then
+		progress "$NAME" cache "stored in the build cache: $cache_dir/$stamp"
+	else
+		# the key exists (another run stored it first) or the copy failed
+		rmtree "$_t"
+	fi
+}
 up_to_date && exit 0
+# A kernel these very inputs made before, in this or any output root or
+# clone on the machine (the build cache, keyed by the digest above).
+from_cache && exit 0
 
 # One kernel build at a time on this machine (2 cores), whoever asks,
 # whatever cache or output root they use: the lock is machine-wide.
@@ -293,6 +356,10 @@ sh "$KIT_ROOT/scripts/flag-audit.sh" "$tmp/src" $REQUIRED_CFLAGS >"$tmp/flags.tx
 	fail audit "$(tail -1 "$log")"
 
 cp "$tmp/src/arch/x86/boot/bzImage" "$tmp/bzImage"
+# What the boot and the checks read, beside the work tree, so that a build
+# served from the cache (which has no work tree) is read the same way.
+cp "$tmp/src/.config" "$tmp/src/System.map" "$tmp"/ || fail build "no .config or System.map in the work tree"
+(cd "$tmp/src" && nm -A $(ls fs/*.o arch/x86/ia32/*.o 2>/dev/null | grep -v 'built-in') 2>/dev/null) >"$tmp/symbols.txt" || :
 sha256sum "$tmp/src/.config" | cut -d' ' -f1 >"$tmp/config.sha256"
 printf '%s\n' "$stamp" >"$tmp/stamp"
 chmod -R u+w "$bdir" "$bdir.failed" 2>/dev/null || true
@@ -324,4 +391,10 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 if [ "$KIND" = patched ] && [ -r "$nodedir/plan/plan.json" ]; then
 	result_update "$result" --slurpfile p "$nodedir/plan/plan.json" '.security = $p[0]'
 fi
+# the build's record, for the cache: what a later hit reports as its build
+jq --arg k "$KIND" --arg at "$(date -u +%FT%TZ)" \
+	'{built_at: $at, build: (.build[$k] | del(.cache)), toolchain: .toolchain}' "$result" >"$bdir/build.json" &&
+	to_cache
+result_update "$result" --arg k "$KIND" --arg key "$stamp" --arg e "$cache_dir/$stamp" \
+	'.build[$k].cache = {hit: false, key: $key, entry: (if ($e | length) > 0 then $e else null end)}'
 progress "$NAME" done "$KIND build ok: config+make ${secs}s, ${total}s with copy and audit: $bdir/bzImage"

@@ -35,7 +35,6 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 TAB=$(printf '\t')
 
-warn() { printf '%s: warning: %s\n' "${0##*/}" "$*" >&2; }
 sha() { sha256sum | cut -d' ' -f1; }
 
 # --- listings ---------------------------------------------------------------

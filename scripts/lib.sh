@@ -18,6 +18,8 @@ die() {
 	exit "$_rc"
 }
 
+warn() { printf '%s: warning: %s\n' "${0##*/}" "$*" >&2; }
+
 elapsed() {
 	_now=$(date +%s)
 	_e=$((_now - KIT_T0))

@@ -74,7 +74,7 @@ run_mutant() {
 	*) record "$1" "$drop" "BUILD FAILED" "(the series does not build without it)"; return 0 ;;
 	esac
 	vdir=$OUT/$BRANCH/$kind/verify
-	if ! sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/src/arch/x86/boot/bzImage" "$vdir" >/dev/null; then
+	if ! sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/bzImage" "$vdir" >/dev/null; then
 		record "$1" "$drop" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0
 	fi
 	judge_mutant "$1" "$drop" "$OUT/$BRANCH/$kind" "$vdir/boot.json"

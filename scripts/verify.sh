@@ -80,7 +80,7 @@ result_update "$result" --argjson prov "$(kit_provenance)" \
 for k in $kinds; do
 	bdir=$OUT/$NAME/$k
 	progress "$NAME" boot "$k kernel in QEMU"
-	line=$(sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/src/arch/x86/boot/bzImage" "$bdir/verify") ||
+	line=$(sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/bzImage" "$bdir/verify") ||
 		die 1 "[$NAME] the verification VM failed on the $k kernel; see $bdir/verify/"
 	want=$(must "$k")
 	got=$(jq -r .verdict "$bdir/verify/boot.json")
@@ -105,4 +105,9 @@ if [ -n "$noseries" ]; then
 fi
 st=pass; [ $gate -eq 0 ] || st=fail
 result_update "$result" --arg st "$st" '.gate.status = $st'
+# the same, as JUnit XML for a CI engine's test report (testvm/junit.sh)
+# shellcheck disable=SC2046
+sh "$KIT_ROOT/testvm/junit.sh" "$NAME" "$OUT/$NAME/junit.xml" \
+	$(for k in $kinds; do echo "$k:$(must "$k"):$OUT/$NAME/$k/verify"; done) ||
+	die 1 "[$NAME] cannot write $OUT/$NAME/junit.xml; see the message above"
 [ $gate -eq 0 ] || die 1 "[$NAME] gate failed: a kernel is not what it must be (see the NOT OK line above and $result)"

@@ -50,13 +50,14 @@ image=$tvout/initramfs.cpio
 
 kernel_sha=$(sha256sum <"$kernel" | cut -d' ' -f1)
 image_sha=$(sha256sum <"$image" | cut -d' ' -f1)
-# The tree the kernel came from, if it is where the kit puts it: in-tree
-# (<tree>/arch/x86/boot/bzImage) or the build layer's copy
-# (out/<b>/<kind>/bzImage beside src/).  Its .config is hashed into the
-# inputs; its System.map names functions in kernels without KALLSYMS.
+# The kernel's .config and System.map: the build layer's output
+# (out/<b>/<kind>/ holds bzImage, .config and System.map, built here or
+# served from the build cache) or an in-tree image
+# (<tree>/arch/x86/boot/bzImage).  The .config is hashed into the inputs;
+# System.map names functions in kernels without KALLSYMS.
 kdir=$(dirname "$kernel")
 tree=
-for t in "$kdir/../../.." "$kdir/src"; do
+for t in "$kdir" "$kdir/../../.."; do
 	if [ -r "$t/.config" ] || [ -r "$t/System.map" ]; then tree=$t; break; fi
 done
 config_sha=

@@ -10,7 +10,7 @@ h=$(grep -l '^commit 04a1e62c2cec' backports/$b/*.patch 2>/dev/null | head -1)
 sdir=$OUT/$b/ptrace-only.series
 rm -rf "$sdir"; mkdir -p "$sdir"; cp "$h" "$sdir/"; basename "$h" >"$sdir/series"
 if SERIES_DIR=$sdir sh scripts/build.sh ptrace-only "$b" >"$OUT/.e2e-ptrace.log" 2>&1 &&
-	sh testvm/verify-kernel.sh "$OUT/$b/ptrace-only/src/arch/x86/boot/bzImage" "$OUT/$b/ptrace-only/verify" >>"$OUT/.e2e-ptrace.log" 2>&1; then
+	sh testvm/verify-kernel.sh "$OUT/$b/ptrace-only/bzImage" "$OUT/$b/ptrace-only/verify" >>"$OUT/.e2e-ptrace.log" 2>&1; then
 	j=$OUT/$b/ptrace-only/verify/boot.json
 	v=$(jq -r .verdict "$j")
 	[ "$v" = VULNERABLE ] && t_ok "$b + ptrace hardening only is VULNERABLE: $(jq -r .signature "$j" | cut -c1-90)" ||

@@ -16,7 +16,7 @@
 # ARCH ?= arm and CROSS_COMPILE ?= arm-linux-.  make reads its GNUmakefile
 # first: "allnoconfig" copies the miniconfig to .config, "bzImage" fails
 # unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, and writes fs/.exec.o.cmd
-# with $(CC) (what flag-audit.sh reads) and arch/x86/boot/bzImage.
+# with $(CC) (what flag-audit.sh reads), arch/x86/boot/bzImage and System.map.
 
 fake_kit() {
 	mkdir -p "$1/scripts" "$1/branches/host" "$1/branches/config"
@@ -61,6 +61,7 @@ bzImage:
 	echo 'cmd_fs/exec.o := $(CC) -fno-strict-aliasing -c -o fs/exec.o fs/exec.c' >fs/.exec.o.cmd
 	mkdir -p arch/x86/boot
 	echo 'ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)' >arch/x86/boot/bzImage
+	echo '0000000000000000 T _text' >System.map
 MK
 }
 

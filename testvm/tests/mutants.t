@@ -21,7 +21,7 @@ cat >"$k/scripts/build.sh" <<'B'
 #!/bin/sh
 # stand-in build: build.sh <kind> <branch>
 [ -z "${FAKE_BUILD_RC:-}" ] || exit "$FAKE_BUILD_RC"
-mkdir -p "$OUT/$2/$1/src/arch/x86/boot" && : >"$OUT/$2/$1/src/arch/x86/boot/bzImage"
+mkdir -p "$OUT/$2/$1" && : >"$OUT/$2/$1/bzImage"
 B
 # stand-in verifier: the real one, its QEMU replaying MUTANT_LOG_<letter>
 cat >"$k/testvm/verify-kernel.sh" <<'V'

@@ -1,0 +1,82 @@
+#!/bin/sh
+# The build cache (build.sh): a finished kernel is kept in
+# KIT_CACHE/builds/<key>, the key a digest of everything that decides it
+# (source, host and security series, config, flags, toolchain versions,
+# the build scripts themselves).  Another output root gets it without a
+# build and says so; one byte changed in any input misses; an entry that
+# does not match its checksums is removed and the kernel built again;
+# KIT_BUILD_CACHE=0 builds.  The fake kernel of fakekernel.sh builds in a
+# second.
+. ci/tap.sh
+. scripts/tests/fakekernel.sh
+tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+kit=$tmp/kit
+fake_kit "$kit"
+fake_tree "$tmp/tree"
+git init -q "$tmp/repo"
+cp -a "$tmp/tree/." "$tmp/repo/"
+(cd "$tmp/repo" && git config user.email t@t && git config user.name t && git add -A && git commit -qm one)
+c=$(git -C "$tmp/repo" rev-parse HEAD)
+fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$c" 'BR_HOST_SERIES=""'
+fake_env "$kit"
+KERNEL_GIT=$tmp/repo; export KERNEL_GIT
+# a one-patch series for a "patched" build (SERIES_DIR=, a custom kind)
+mkdir -p "$tmp/series"
+printf -- '--- a/fs/exec.c\n+++ b/fs/exec.c\n@@ -1 +1,2 @@\n /* fs/exec.c */\n+/* fixed */\n' >"$tmp/series/fix.patch"
+echo fix.patch >"$tmp/series/series"
+build() { # build OUTNAME KIND [VAR=value...]: build.sh's stderr in $tmp/err
+	_o=$1 _k=$2; shift 2
+	env "$@" OUT="$tmp/$_o" SERIES_DIR="$tmp/series" KIT_ALLOW_MISORDER=1 \
+		sh "$kit/scripts/build.sh" "$_k" fake >/dev/null 2>"$tmp/err"
+}
+hit() { grep -q "kernel from the build cache" "$tmp/err"; }
+built() { grep -q "build ok" "$tmp/err"; }
+rec() { jq -r "$2" "$tmp/$1/fake/result.json"; }
+
+build a unpatched && built && ! hit && [ "$(rec a .build.unpatched.cache.hit)" = false ] &&
+	key=$(rec a .build.unpatched.cache.key) && [ -r "$KIT_CACHE/builds/$key/bzImage" ] &&
+	stat -c %A "$KIT_CACHE/builds/$key/bzImage" | grep -qv w && grep -q "stored in the build cache" "$tmp/err" &&
+	t_ok "first build: built, stored read-only under its key, recorded as a miss" ||
+	t_fail "first build" "$(cat "$tmp/err")"
+build b unpatched && hit && ! built && [ "$(rec b .build.unpatched.cache.hit)" = true ] &&
+	cmp -s "$tmp/a/fake/unpatched/bzImage" "$tmp/b/fake/unpatched/bzImage" &&
+	[ -r "$tmp/b/fake/unpatched/.config" ] && [ -r "$tmp/b/fake/unpatched/System.map" ] &&
+	[ "$(rec b .base_commit)" = "$c" ] &&
+	t_ok "another output root: served from the cache (said, recorded), same image, .config and System.map beside it" ||
+	t_fail "hit in another OUT" "$(cat "$tmp/err")"
+build a p && built && build b p && hit && t_ok "a patched build: stored, then served" || t_fail "patched hit" "$(cat "$tmp/err")"
+
+# one byte of the series changed: only the patched kernel misses
+sed -i 's|/\* fixed \*/|/* fixeD */|' "$tmp/series/fix.patch"
+build c unpatched && hit && build c p && built && ! hit &&
+	t_ok "one byte of the series changed: the unpatched kernel is served, the patched one built again" ||
+	t_fail "series byte" "$(cat "$tmp/err")"
+# the recipe: a build script changed by a comment is another input
+echo '# a comment' >>"$kit/scripts/lib.sh"
+build d unpatched && built && ! hit && t_ok "a build script changed: built again" || t_fail "script change" "$(cat "$tmp/err")"
+key=$(rec d .build.unpatched.cache.key)
+
+# a damaged entry is removed and the kernel built again, then stored anew
+chmod u+w "$KIT_CACHE/builds/$key" "$KIT_CACHE/builds/$key/bzImage"
+echo tampered >>"$KIT_CACHE/builds/$key/bzImage"
+build e unpatched && built && ! hit && grep -q "warning: the build cache entry .* does not match its checksums" "$tmp/err" &&
+	! grep -q tampered "$tmp/e/fake/unpatched/bzImage" && (cd "$KIT_CACHE/builds/$key" && sha256sum -c --quiet sha256sums) &&
+	t_ok "a tampered entry: said, removed, built again and stored good" || t_fail "tampered entry" "$(cat "$tmp/err")"
+
+# KIT_BUILD_CACHE=0: neither served nor stored
+build f unpatched KIT_BUILD_CACHE=0 && built && ! hit && ! grep -q "stored in the build cache" "$tmp/err" &&
+	t_ok "KIT_BUILD_CACHE=0 builds and stores nothing" || t_fail "cache off" "$(cat "$tmp/err")"
+
+# a TREE= build is keyed by the tree's content: an edit misses
+cp -a "$tmp/tree" "$tmp/t1"
+env OUT="$tmp/g" TREE="$tmp/t1" NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/err" && built &&
+	env OUT="$tmp/h" TREE="$tmp/t1" NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/err" && hit &&
+	echo '/* vendor */' >>"$tmp/t1/mm/mmap.c" &&
+	env OUT="$tmp/i" TREE="$tmp/t1" NAME=t sh "$kit/scripts/build.sh" unpatched >/dev/null 2>"$tmp/err" && built &&
+	t_ok "TREE=: the same content is served, an edited tree is built" || t_fail "TREE= keys" "$(cat "$tmp/err")"
+# what a store killed half-way leaves (a dead pid) is swept by the next store
+mkdir -p "$KIT_CACHE/builds/.tmp.$key.999999999"
+build j unpatched && hit &&
+	[ -z "$(ls -A "$KIT_CACHE/builds" | grep '^\.tmp\.')" ] && t_ok "no temp entries left in the cache; a dead store's is swept" ||
+	t_fail "temp entries" "$(ls -A "$KIT_CACHE/builds")"
+t_done

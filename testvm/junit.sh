@@ -1,0 +1,111 @@
+#!/bin/sh
+# junit.sh NAME OUTFILE KIND:MUST:VERIFYDIR...: the verification of one
+# branch (or TREE= name) as JUnit XML, for a CI engine's test report.
+#
+# For each kernel (KIND, the verdict it MUST get, and the VERIFYDIR that
+# verify-kernel.sh wrote): one testsuite per boot ("NAME KIND [cmdline]"),
+# its verdict and command line as properties, a testcase per guest test
+# (TAP "ok"/"not ok" lines of the boot's log; "not ok" is a failure whose
+# text is the test's "# ..." diagnostics; "# SKIP" is skipped), and one
+# testsuite "NAME KIND gate" whose single testcase fails unless the
+# kernel's verdict is the one it must get.
+#
+# A kernel held to VULNERABLE (unpatched, the fix missing) must fail its
+# "cve-state:" checks: that is the exposure shown, so those testcases pass
+# there and say in their output that they were not ok, as expected.  Every
+# other failing test fails, on every kernel.
+#
+# Written atomically (temp file, then rename).  Exit 0 written, 1 a boot
+# record cannot be read, 2 bad usage.
+set -u
+die() { _rc=$1; shift; printf 'junit.sh: error: %s\n' "$*" >&2; exit "$_rc"; }
+[ $# -ge 3 ] || die 2 "usage: junit.sh NAME OUTFILE KIND:MUST:VERIFYDIR..."
+name=$1 outfile=$2
+shift 2
+command -v jq >/dev/null 2>&1 || die 2 "jq is not installed; run 'make deps'"
+
+# XML text: escape the five specials, drop control characters but tab.
+esc() { LC_ALL=C tr -d '\000-\010\013-\037\177' | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
+
+tmp=$(mktemp "$outfile.XXXXXX") || die 1 "cannot write beside $outfile"
+trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts"' EXIT
+{
+	echo '<?xml version="1.0" encoding="UTF-8"?>'
+	printf '<testsuites name="%s">\n' "$(printf '%s' "$name verification" | esc)"
+	for arg; do
+		kind=${arg%%:*} rest=${arg#*:}
+		must=${rest%%:*} vdir=${rest#*:}
+		[ -r "$vdir/boot.json" ] || die 1 "no boot record in $vdir (boot.json); was the $kind kernel booted?"
+		verdict=$(jq -r .verdict "$vdir/boot.json") || die 1 "cannot read $vdir/boot.json"
+		for bj in "$vdir"/boot-*.json; do
+			[ -r "$bj" ] || continue
+			log=${bj%.json}.log
+			tag=$(jq -r '.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "") | sub("kit.runs=[0-9]+ ?"; "") | if . == "" then "default" else . end' "$bj")
+			suite="$name $kind [$tag]"
+			tr -d '\r' <"$log" 2>/dev/null | awk -v must="$must" -v cls="$(printf '%s' "$name.$kind" | esc)" '
+				function flush() {
+					if (tname == "") return
+					n++
+					body = body "    <testcase classname=\"" cls "\" name=\"" tname "\">\n"
+					if (state == "fail") {
+						f++
+						body = body "      <failure message=\"not ok\">" diag "</failure>\n"
+					} else if (state == "xfail") {
+						body = body "      <system-out>not ok on this kernel, as it must be where the fix is missing (the exposure shown)" (diag == "" ? "" : ": " diag) "</system-out>\n"
+					} else if (state == "skip") {
+						s++
+						body = body "      <skipped message=\"" why "\"/>\n"
+					}
+					body = body "    </testcase>\n"
+					tname = ""; diag = ""
+				}
+				function x(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t); gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t); gsub(/[\001-\010\013-\037\177]/, "", t); return t }
+				/^(not )?ok [0-9]+/ {
+					flush()
+					line = $0
+					notok = (line ~ /^not ok/)
+					sub(/^(not )?ok [0-9]+( - )?/, "", line)
+					why = ""
+					if (match(line, /[ \t]*# *SKIP/)) { why = x(substr(line, RSTART + RLENGTH)); sub(/^ */, "", why); line = substr(line, 1, RSTART - 1); state = "skip" }
+					else if (!notok) state = "pass"
+					else if (must == "VULNERABLE" && line ~ /^cve-state:/) state = "xfail"
+					else state = "fail"
+					tname = x(line)
+					next
+				}
+				/^# / && tname != "" && (state == "fail" || state == "xfail") { d = $0; sub(/^# /, "", d); diag = diag (diag == "" ? "" : "\n") x(d); next }
+				END { flush(); printf "%d %d %d\n", n, f, s > "/dev/stderr"; printf "%s", body }
+			' >"$tmp.cases" 2>"$tmp.counts" || die 1 "cannot read $log"
+			read -r n f s <"$tmp.counts"
+			secs=$(jq -r '.seconds' "$bj")
+			printf '  <testsuite name="%s" tests="%s" failures="%s" skipped="%s" errors="0" time="%s">\n' \
+				"$(printf '%s' "$suite" | esc)" "$n" "$f" "$s" "$secs"
+			echo '    <properties>'
+			printf '      <property name="%s" value="%s"/>\n' \
+				boot_verdict "$(jq -r .verdict "$bj" | esc)" \
+				kernel_verdict "$(printf '%s' "$verdict" | esc)" \
+				must_be "$must" \
+				cmdline "$(jq -r .cmdline "$bj" | esc)" \
+				signature "$(jq -r .signature "$bj" | esc)" \
+				log "$(printf '%s' "$log" | esc)"
+			echo '    </properties>'
+			cat "$tmp.cases"
+			echo '  </testsuite>'
+		done
+		# the gate: this kernel's verdict against the one it must get
+		printf '  <testsuite name="%s" tests="1" failures="%s" skipped="0" errors="0" time="%s">\n' \
+			"$(printf '%s' "$name $kind gate" | esc)" "$([ "$verdict" = "$must" ] && echo 0 || echo 1)" \
+			"$(jq -r .seconds "$vdir/boot.json")"
+		printf '    <properties><property name="verdict" value="%s"/><property name="must_be" value="%s"/></properties>\n' \
+			"$(printf '%s' "$verdict" | esc)" "$must"
+		printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind" | esc)" \
+			"$(printf '%s' "verdict $verdict (must be $must)" | esc)"
+		[ "$verdict" = "$must" ] ||
+			printf '      <failure message="verdict %s, must be %s">%s</failure>\n' "$verdict" "$must" \
+				"$(jq -r '.signature + (if (.failed_tests // []) == [] then "" else "; failing tests: " + (.failed_tests | join("; ")) end)' "$vdir/boot.json" | esc)"
+		echo '    </testcase>'
+		echo '  </testsuite>'
+	done
+	echo '</testsuites>'
+} >"$tmp" || exit $?
+mv -f "$tmp" "$outfile" || die 1 "cannot write $outfile"

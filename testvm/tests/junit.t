@@ -1,0 +1,89 @@
+#!/bin/sh
+# testvm/junit.sh: boot records (real serial logs from testvm/fixtures)
+# turned into JUnit XML, read back with a real XML parser (python3's
+# xml.etree): a failing guest test is a failed testcase with its
+# diagnostics; a kernel that is not what it must be fails its gate case;
+# an unpatched kernel's failing cve-state checks are the exposure, not
+# failures; text is escaped; bad input leaves the old file.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=ci/tap.sh
+. "$root/ci/tap.sh"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fx=$root/testvm/fixtures
+command -v python3 >/dev/null 2>&1 || { t_skip "junit" "python3 (the XML parser) is not installed"; t_done; exit; }
+
+# vdir DIR VERDICT "FAILED_TESTS_JSON" LOG...: a verify folder as
+# verify-kernel.sh leaves it, one boot per LOG (the second with noexec32=off)
+vdir() {
+	d=$1 v=$2 ft=$3; shift 3
+	mkdir -p "$d"; n=0
+	for l; do
+		n=$((n + 1))
+		c="console=ttyS0 panic=1 oops=panic kit.runs=3"; [ $n -eq 1 ] || c="$c noexec32=off"
+		tail -n +2 "$l" >"$d/boot-$n.log"
+		jq -n --arg v "$v" --arg c "$c" '{verdict: $v, signature: "sig <&> \"q\"", seconds: 1.5, cmdline: $c}' >"$d/boot-$n.json"
+	done
+	jq -n --arg v "$v" --argjson ft "$ft" '{verdict: $v, signature: "kernel sig", seconds: 2.5, failed_tests: $ft}' >"$d/boot.json"
+}
+# q FILE PYTHON-EXPR: evaluate EXPR with r = the parsed root
+q() {
+	python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+vdir "$tmp/p" REGRESSED '["regress: ia32 a.out"]' "$fx/regressed-v2.6.32-mutant-g-aout-leak.log"
+vdir "$tmp/u" VULNERABLE '[]' "$fx/vulnerable-v2.6.32-noexec32-off-state.log"
+if sh "$root/testvm/junit.sh" 'v2.6.32' "$tmp/j.xml" unpatched:VULNERABLE:"$tmp/u" patched:SURVIVED:"$tmp/p" 2>"$tmp/err"; then
+	t_ok "written: exit 0"
+else
+	t_fail "written" "$(cat "$tmp/err")"
+fi
+got=$(q "$tmp/j.xml" 'len(r.findall("testsuite"))' 2>&1)
+[ "$got" = 4 ] && t_ok "parses; a testsuite per boot and a gate suite per kernel (4)" || t_fail "4 testsuites" "got: $got"
+
+# the patched kernel: test 21 failed, with its diagnostics; 20 passed
+s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 patched [default]"][0]'
+got=$(q "$tmp/j.xml" "($s.get('tests'), $s.get('failures'), [c.get('name') for c in $s.findall('testcase') if c.find('failure') is not None])" 2>&1)
+case $got in
+"('21', '1', ['regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) is killed and leaks no memory (318f6b228ba8)'])") t_ok "a failing guest test is a failed testcase: $got" ;;
+*) t_fail "a failing guest test is a failed testcase" "got: $got" ;;
+esac
+got=$(q "$tmp/j.xml" "[c.find('failure').text for c in $s.findall('testcase') if c.find('failure') is not None][0]" 2>&1)
+case $got in *"AnonPages+PageTables grew by 516 kB"*) t_ok "its failure text is the test's diagnostics" ;; *) t_fail "failure text" "got: $got" ;; esac
+got=$(q "$tmp/j.xml" "{p.get('name'): p.get('value') for p in $s.find('properties')}['boot_verdict'] + ' ' + {p.get('name'): p.get('value') for p in $s.find('properties')}['signature']" 2>&1)
+[ "$got" = 'REGRESSED sig <&> "q"' ] && t_ok "the verdict is a property; text round-trips escaped" || t_fail "verdict property, escaping" "got: $got"
+
+# gates: patched REGRESSED must be SURVIVED -> failure naming the test; unpatched VULNERABLE passes
+g='{s.get("name"): (s.find("testcase").get("name"), s.find("testcase").find("failure") is not None) for s in r.findall("testsuite") if s.get("name").endswith(" gate")}'
+got=$(q "$tmp/j.xml" "$g" 2>&1)
+case $got in
+*"'v2.6.32 unpatched gate': ('verdict VULNERABLE (must be VULNERABLE)', False)"*"'v2.6.32 patched gate': ('verdict REGRESSED (must be SURVIVED)', True)"*)
+	t_ok "gate cases: unpatched VULNERABLE passes, patched REGRESSED fails" ;;
+*) t_fail "gate cases" "got: $got" ;;
+esac
+got=$(q "$tmp/j.xml" "[s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 patched gate'][0].find('testcase').find('failure').text" 2>&1)
+case $got in *"failing tests: regress: ia32 a.out"*) t_ok "the gate failure names the failing tests" ;; *) t_fail "gate failure text" "got: $got" ;; esac
+
+# unpatched, held to VULNERABLE: its not-ok cve-state checks are the exposure
+s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 unpatched [default]"][0]'
+got=$(q "$tmp/j.xml" "($s.get('failures'), len([c for c in $s.findall('testcase') if c.get('name').startswith('cve-state:') and 'as it must be' in (c.findtext('system-out') or '')]))" 2>&1)
+case $got in "('0', "[1-9]*) t_ok "unpatched: failing cve-state checks shown as the exposure, not failures: $got" ;; *) t_fail "unpatched cve-state" "got: $got" ;; esac
+# ... but the same checks failing on a kernel held to SURVIVED are failures
+sh "$root/testvm/junit.sh" x "$tmp/k.xml" patched:SURVIVED:"$tmp/u" 2>/dev/null
+got=$(q "$tmp/k.xml" "[s for s in r.findall('testsuite') if s.get('name') == 'x patched [default]'][0].get('failures')" 2>&1)
+case $got in [1-9]*) t_ok "cve-state failures on a kernel that must survive are failures ($got)" ;; *) t_fail "cve-state on patched" "got: $got" ;; esac
+
+# bad input: a kernel never booted; the old file is left as it was
+cp "$tmp/j.xml" "$tmp/j.before"
+mkdir -p "$tmp/none"
+sh "$root/testvm/junit.sh" v2.6.32 "$tmp/j.xml" patched:SURVIVED:"$tmp/none" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && cmp -s "$tmp/j.xml" "$tmp/j.before" && [ "$(ls "$tmp" | grep -c '^j\.xml\.')" = 0 ] &&
+	grep -q "no boot record in $tmp/none" "$tmp/err" &&
+	t_ok "no boot record: exit 1, names the folder, old file untouched, no temp left" ||
+	t_fail "no boot record" "exit $rc: $(cat "$tmp/err"); $(ls "$tmp")"
+sh "$root/testvm/junit.sh" v2.6.32 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q usage "$tmp/err" && t_ok "bad usage: exit 2" || t_fail "bad usage" "exit $rc"
+t_done

@@ -1,7 +1,9 @@
 #!/bin/sh
 # series-order.sh SERIES: refuse a security series that breaks the rule
-# "never A without D, nor D without B, C and E" (upstream ids below).  Each
-# patch names its upstream commit on a "commit <id> upstream." line.
+# "never A without D, nor D without B, C and E" (order-rule.sh; with
+# ARCHES=, D needs only the removals of the architectures named: C x86_64,
+# B sparc64, E powerpc).  Each patch names its upstream commit on a
+# "commit <id> upstream." line.
 set -eu
 series=$1
 dir=$(dirname "$series")

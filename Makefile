@@ -6,10 +6,10 @@ BRANCH ?=
 # OUT has no default here: given on the command line or in the environment
 # it reaches the scripts as it is; otherwise scripts/lib.sh takes the
 # config file's OUT, else ./out (a default here would hide the file's).
-export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS
+export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mbox mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
+	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -27,6 +27,10 @@ help:
 	@echo '                           (TREE=<dir>: a series for that tree in $$(OUT)/<name>/tree-series/)'
 	@echo '  make mbox BRANCH=b       the series as mails git am takes, upstream changelog and chain (SIGNOFF=1 signs)'
 	@echo '  make mutants BRANCH=b    drop each patch in turn; show what catches it'
+	@echo '  make pick BRANCH=b ARCHES="x86_64 powerpc"  the smallest series for those architectures,'
+	@echo '                           with why each patch is in: $$(OUT)/b/pick-<name>/, $$(OUT)/b/picks/<name>.json'
+	@echo '                           (make verify/cross with ARCHES= prove it; docs/picks.md)'
+	@echo '  make picks-table         rewrite the pick-size table of docs/picks.md (every branch)'
 	@echo '  make cross BRANCH=b      cross-compile every patched loader, unpatched and patched;'
 	@echo '                           warnings and per-patch function diff (cross-all: all branches;'
 	@echo '                           CELLS="x86_32 ppc64" narrows it)'
@@ -47,6 +51,9 @@ help:
 	@echo '  BRANCH=<name>    target branch: $(notdir $(basename $(wildcard branches/*.conf)))'
 	@echo '  TREE=<dir>       use a tree you already have (copied, never edited)'
 	@echo '  NAME=<name>      output folder name for TREE= (default: the folder name)'
+	@echo '  ARCHES="<arch> ..."  architectures shipped: verify, cross, pick use the pick for them'
+	@echo '                   (x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips; default all)'
+	@echo '  HARDENING=0      leave the optional ptrace hardening (H, 04a1e62c2cec) out of a pick'
 	@echo '  KERNEL_GIT=<url or path>  git source of the 2.6 trees (default: kernel.org)'
 	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/cve-2010-0307-kit)'
 	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'
@@ -98,6 +105,12 @@ series-all:
 
 mutants:
 	@sh scripts/mutants.sh
+
+pick:
+	@sh scripts/pick.sh
+
+picks-table:
+	@sh scripts/pick.sh --table --write
 
 compile-check:
 	@sh scripts/cross.sh "$${BRANCH:-}" x86_32

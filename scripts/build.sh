@@ -67,7 +67,9 @@ if [ "$KIND" != unpatched ]; then
 	[ -r "$sec_dir/series" ] ||
 		die 2 "no security series for $BRANCH ($sec_dir/series); run 'make series BRANCH=$BRANCH' first"
 	if [ "${KIT_ALLOW_MISORDER:-0}" != 1 ]; then
-		sh "$KIT_ROOT/scripts/series-order.sh" "$sec_dir/series" ||
+		# the rule for the architectures shipped (ARCHES=, default all),
+		# and always for the one this kernel is built for
+		ARCHES="${ARCHES:-all} $BR_ARCH" sh "$KIT_ROOT/scripts/series-order.sh" "$sec_dir/series" ||
 			die 2 "$sec_dir/series breaks the ordering rule; see the message above"
 	fi
 fi

@@ -26,6 +26,32 @@ if [ -n "$TREE" ]; then
 	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
 fi
 load_branch "$BRANCH"
+# ARCHES= (or HARDENING=0): the patched kernel is the pick for those
+# architectures (scripts/pick.sh), verified under its own name
+# (<branch>-pick-<name>) so that the branch's full-series result stays as
+# it was; the pick's record ($OUT/<b>/picks/<name>.json) gets the verdicts.
+pick=
+if [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; then
+	. "$KIT_ROOT/scripts/arches.sh"
+	{ arches_canon "${ARCHES:-}" && hardening_check "${HARDENING:-1}"; } || die 2 "$ARCHES_WHY"
+	[ -z "$TREE" ] && [ -z "${SERIES_DIR:-}" ] ||
+		die 2 "ARCHES= picks from the branch's own series (backports/$BRANCH); drop TREE= or SERIES_DIR=, or ARCHES="
+	arches_has "$ARCHES_LIST" "$BR_ARCH" ||
+		die 2 "ARCHES='$ARCHES' has no $BR_ARCH, and make verify boots $BR_ARCH kernels; add $BR_ARCH, or check that pick with 'make cross BRANCH=$BRANCH ARCHES=...'"
+	pick=$(arches_name "$ARCHES_LIST" "${HARDENING:-1}")
+	SERIES_DIR=$(sh "$KIT_ROOT/scripts/pick.sh" "$BRANCH") || exit $?
+	pick_rec=$OUT/$BRANCH/picks/$pick.json
+	NAME=${NAME:-$BRANCH-pick-$pick}
+	export SERIES_DIR
+fi
+# pick_verify <jq filter>: set .verify of the pick's record (no pick: nothing).
+pick_verify() {
+	[ -n "$pick" ] || return 0
+	jq "$@" "$pick_rec" >"$pick_rec.tmp.$$" && atomic_install "$pick_rec.tmp.$$" "$pick_rec" ||
+		die 1 "cannot update $pick_rec"
+	rm -f "$pick_rec.tmp.$$"
+}
+pick_verify '.verify = null'
 NAME=${NAME:-$BRANCH}
 check_name NAME "$NAME"
 export NAME
@@ -77,6 +103,8 @@ result_update "$result" --argjson prov "$(kit_provenance)" \
 	--arg sdir "${SERIES_DIR:+$SERIES_DIR}" \
 	'.provenance = ($prov + {series_sha256: $series, series_dir: (if $sdir == "" then null else $sdir end),
 	   host_series_sha256: $host}) | del(.gate)'
+[ -z "$pick" ] || result_update "$result" --arg n "$pick" --arg b "$BRANCH" --arg l "$ARCHES_LIST" \
+	--arg r "$pick_rec" '.pick = {name: $n, branch: $b, arches: ($l | split(" ")), record: $r}'
 for k in $kinds; do
 	bdir=$OUT/$NAME/$k
 	progress "$NAME" boot "$k kernel in QEMU"
@@ -105,6 +133,11 @@ if [ -n "$noseries" ]; then
 fi
 st=pass; [ $gate -eq 0 ] || st=fail
 result_update "$result" --arg st "$st" '.gate.status = $st'
+pick_verify --slurpfile r "$result" --arg res "$result" --arg at "$(date -u +%FT%TZ)" \
+	'.verify = ($r[0] | . as $x | {result: $res, name: .branch, measured_at: $at,
+	   kit_commit: .provenance.kit_commit, status: .gate.status,
+	   kernels: (.gate.kernels | with_entries(.value += {tests: ($x.boots[.key].tests // null),
+	     seconds: ($x.boots[.key].seconds // null), signature: ($x.boots[.key].signature // null)}))})'
 # the same, as JUnit XML for a CI engine's test report (testvm/junit.sh)
 # shellcheck disable=SC2046
 sh "$KIT_ROOT/testvm/junit.sh" "$NAME" "$OUT/$NAME/junit.xml" \

@@ -44,6 +44,9 @@ for v in $releases; do
 	fi
 	for rule in cocci/*.cocci; do
 		name=$(basename "$rule" .cocci)
+		# a pure rename: apply.sh finds sites by function body, which a
+		# rename leaves as it was; cocci/tests/rename-trees.t checks it
+		[ "$name" != compat_alloc_user_space-rename ] || continue
 		var=expect_$(echo "$name" | tr -c 'A-Za-z0-9\n' '_')
 		eval "tab=\${$var:-}"
 		[ -n "$tab" ] || { t_fail "$name: has an expected site count in trees.t"; continue; }

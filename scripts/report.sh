@@ -6,6 +6,8 @@
 #   MUTANTS_OUT  where `make mutants` wrote its result files (default OUT)
 #   CROSS_OUT    where `make cross` wrote its result files (default OUT)
 #   REPORT       the file to write (default docs/results.md)
+#   REPORT_HTML  the HTML page (default: REPORT with .html for .md;
+#                scripts/report-html.sh, which also copies it to OUT)
 #
 # Each table says which result files it comes from and when they were
 # measured.  A table whose results are absent says "not measured in this
@@ -170,5 +172,11 @@ render() {
 tmp=$(mktemp "${TMPDIR:-/tmp}/report.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 render >"$tmp"
+# the same run as one HTML page beside it (and in OUT): scripts/report-html.sh;
+# its refusal keeps this report as it was too
+REPORT_HTML=${REPORT_HTML:-${dst%.md}.html} sh "$KIT_ROOT/scripts/report-html.sh"
 atomic_install "$tmp" "$dst"
 echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2
+# The fix records (OSV JSON, cip-kernel-sec YAML) from the same result
+# files, in $OUT/records/ (scripts/records.sh; its exit status is ours).
+sh "$KIT_ROOT/scripts/records.sh"

@@ -1,0 +1,305 @@
+#!/bin/sh
+# report-html.sh: the results of one run as one self-contained HTML page
+# (inline CSS; no script, font, image or other file; nothing from the
+# network), for a release manager to open in a browser or hand on.
+# `make report` runs it beside docs/results.md; it also runs alone.
+#
+#   OUT          the output root of the run reported
+#   MUTANTS_OUT  where `make mutants` wrote its result files (default OUT)
+#   REPORT_HTML  the page to write (default docs/results.html); a copy
+#                always goes to $OUT/report.html
+#
+# Every figure comes from the run's files: <OUT>/<b>/result.json (verdicts,
+# tests, seconds, signatures, provenance), the console log each verdict
+# names (the oops excerpt), <MUTANTS_OUT>/<b>/result.json .mutants (why a
+# patch is needed), <OUT>/<b>/picks/*.json (scripts/pick.sh).  The patch
+# table reads the series the run verified (its provenance names it) and
+# says so when that series changed since.  Everything read is HTML-escaped.
+#
+# Exit 0 written; 1 a result file cannot be read (named; the pages are left
+# as they were); 2 nothing to report (no result file under OUT).
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_cmd jq awk sed
+dst=${REPORT_HTML:-$KIT_ROOT/docs/results.html}
+mroot=${MUTANTS_OUT:-$OUT}
+
+# readable <file> <what to run>: a result file must be one JSON object.
+readable() {
+	[ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$1" 2>/dev/null)" = true ] ||
+		die 1 "$1 is not a readable result file (truncated or not JSON); $2 (or remove it); ${dst#"$KIT_ROOT"/} left as it was"
+}
+found=0
+for b in $(list_branches); do
+	for r in "$OUT/$b/result.json" "$mroot/$b/result.json"; do
+		[ -e "$r" ] || continue
+		readable "$r" "rerun 'make verify BRANCH=$b'"
+	done
+	[ -e "$OUT/$b/result.json" ] && found=$((found + 1))
+	for r in "$OUT/$b"/picks/*.json; do
+		[ -e "$r" ] || continue
+		readable "$r" "rerun 'make pick BRANCH=$b'"
+	done
+done
+[ "$found" -gt 0 ] ||
+	die 2 "nothing to report: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); ${dst#"$KIT_ROOT"/} left as it was"
+
+# esc: stdin HTML-escaped, control characters (but tab and newline) dropped.
+esc() {
+	LC_ALL=C tr -d '\000-\010\013-\037\177' |
+		LC_ALL=C sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' -e "s/'/\&#39;/g"
+}
+# shown <path>: a path as the page shows it; never this machine's folders
+# (the page is committed): <OUT>/..., a path in the kit, or the last two parts.
+shown() {
+	case $1 in
+	"$OUT"/*) echo "<OUT>/${1#"$OUT"/}" ;;
+	"$KIT_ROOT"/*) echo "${1#"$KIT_ROOT"/}" ;;
+	*/*/*) echo ".../$(basename "$(dirname "$1")")/$(basename "$1")" ;;
+	*) echo "$1" ;;
+	esac
+}
+# J <file> <jq program> [jq args]: the program's raw output, @html applied
+# by the program itself wherever it prints what it read.
+J() { _f=$1 _p=$2; shift 2; jq -r "$@" "$_p" "$_f"; }
+branches() {
+	for _b in $(list_branches); do [ -r "$OUT/$_b/result.json" ] && echo "$_b"; done
+	return 0
+}
+
+style() {
+	cat <<'EOF'
+<style>
+body { font: 14px/1.45 sans-serif; margin: 1.5em auto; max-width: 76em; padding: 0 1em; color: #1b1b1b; }
+h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { border-bottom: 2px solid #ccc; margin-top: 1.8em; }
+table { border-collapse: collapse; margin: .6em 0; } th, td { border: 1px solid #bbb; padding: .3em .5em; vertical-align: top; text-align: left; }
+th { background: #eee; } code, pre { font-family: monospace; font-size: .92em; }
+pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5em; overflow-x: auto; white-space: pre-wrap; }
+.verdict { font-weight: bold; font-size: 1.15em; display: block; }
+.VULNERABLE { background: #fde2e1; } .SURVIVED { background: #dff3df; } .REGRESSED { background: #fff0c2; } .INCONCLUSIVE { background: #e6e6f5; }
+.pass { background: #dff3df; font-weight: bold; } .fail { background: #fde2e1; font-weight: bold; }
+.ok { color: #1d6b1d; } .notok { color: #a11; font-weight: bold; } .muted { color: #666; }
+td.cell small, table.patches small { display: block; } ul { margin: .2em 0; padding-left: 1.2em; }
+.warn { background: #fff0c2; border: 1px solid #e0c060; padding: .4em .6em; }
+</style>
+EOF
+}
+
+# The verdict matrix: one row per branch, one cell per kernel.
+matrix() {
+	echo '<h2 id="matrix">Verdict matrix</h2>'
+	echo '<p>Each kernel booted in QEMU and judged blind (testvm/README.md, "Verdicts"): the unpatched kernel must be VULNERABLE, the patched one SURVIVED; the gate passes when both are what they must be.</p>'
+	echo '<table id="verdicts"><tr><th>branch</th><th>gate</th><th>unpatched</th><th>patched</th></tr>'
+	for b in $(branches); do
+		J "$OUT/$b/result.json" '
+		def cell($k): .boots[$k] as $x | (.gate.kernels[$k] // {}) as $g
+		  | if $x then
+		      "<td class=\"cell \($x.verdict | @html)\" id=\"verdict-\(.branch | @html)-\($k)\" data-verdict=\"\($x.verdict | @html)\">"
+		      + "<span class=\"verdict\">\($x.verdict | @html)</span>"
+		      + "<small>must be \(($x.expected // "?") | @html) "
+		      + (if $x.as_expected == true then "<span class=\"ok\">(as it must)</span>"
+		         elif $x.as_expected == false then "<span class=\"notok\">(NOT as it must)</span>" else "" end) + "</small>"
+		      + "<small class=\"tests\">tests: \($x.tests.passed // "?") passed, \($x.tests.failed // "?") failed, \($x.tests.skipped // "?") skipped</small>"
+		      + "<small>\($x.seconds // "?" | tostring | @html) s to verdict</small>"
+		      + (($x.failed_tests // []) as $f | if ($f | length) > 0
+		         then "<small>failing tests:</small><ul class=\"failed\">" + ($f | map("<li>\(@html)</li>") | join("")) + "</ul>" else "" end)
+		      + "</td>"
+		    elif $g.why then "<td class=\"cell\" id=\"verdict-\(.branch | @html)-\($k)\"><span class=\"verdict\">none</span><small>\($g.why | @html)</small></td>"
+		    else "<td class=\"cell muted\" id=\"verdict-\(.branch | @html)-\($k)\">not booted in this run</td>" end;
+		"<tr><th>\(.branch | @html)</th><td class=\"\((.gate.status // "") | @html)\" id=\"gate-\(.branch | @html)\">\((.gate.status // "not run") | @html)</td>\(cell("unpatched"))\(cell("patched"))</tr>"'
+	done
+	echo '</table>'
+}
+
+# patch_facts <patch> <branch>: tab-separated lines read from one patch's
+# header (what `make series` wrote):
+#   S subject, U upstream id, A an "adapted" note, M <file><TAB><how made>
+# and, from git apply --numstat, F <file><TAB><lines added><TAB><removed>.
+patch_facts() {
+	awk -v b="$2" '
+	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+	/^---$/ || /^diff / || /^--- / { exit }
+	/^Subject: / { print "S\t" substr($0, 10) }
+	/^Git-commit: / { print "U\t" trim(substr($0, 13)) }
+	/^commit [0-9a-f]+ upstream\.$/ { print "U\t" $2 }
+	/^\[ adapted: / { s = substr($0, 12); sub(/ \]$/, "", s); print "A\t" s }
+	index($0, "[ " b ": made by the kit") == 1 { made = 1; next }
+	made { s = $0; end = sub(/ \]$/, "", s); s = trim(s); i = index(s, ": ")
+	       if (i) print "M\t" substr(s, 1, i - 1) "\t" substr(s, i + 2); if (end) made = 0 }' "$1"
+	_ns=$(git apply --numstat "$1") ||
+		die 1 "$(shown "$1") is not a patch git apply can read; run 'make series BRANCH=$2' (or fix SERIES_DIR); the report is left as it was"
+	printf '%s\n' "$_ns" | awk -F'\t' 'NF == 3 { print "F\t" $3 "\t" $1 "\t" $2 }'
+}
+
+# arch_of <file>: the architecture a file belongs to; "generic" for the rest.
+arch_of() {
+	case $1 in
+	arch/*) a=${1#arch/}; a=${a%%/*} ;;
+	include/asm-generic/*) a=generic ;;
+	include/asm-*) a=${1#include/asm-}; a=${a%%/*} ;;
+	*) a=generic ;;
+	esac
+	case $a in sparc64) a=sparc ;; esac
+	echo "$a"
+}
+
+# why_needed <branch> <patch name>: from make mutants' result files.
+why_needed() {
+	_m=$mroot/$1/result.json
+	if [ ! -r "$_m" ] || [ "$(jq '(.mutants // {}) | length' "$_m")" = 0 ]; then
+		echo '<span class="muted">not measured in this run</span>'
+		return 0
+	fi
+	jq -r --arg p "$2" '[(.mutants // {}) | to_entries[] | select(.value.dropped == $p)] as $e
+	  | if ($e | length) == 0 then "<span class=\"muted\">not measured in this run (make mutants did not take it out)</span>"
+	    else $e[0] | "without it (mutant \(.key | @html)) the patched kernel is <b>\(.value.verdict | @html)</b>: \(.value.caught_by | @html) <small class=\"muted\">(measured \((.value.measured_at // "time not recorded") | @html), kit \((.value.kit_commit // "?") | @html))</small>" end' "$_m"
+}
+
+# The patches of the series each branch's run verified.
+patches() {
+	echo '<h2 id="patches">Patches</h2>'
+	echo '<p>How each file of each patch was made (a Coccinelle rule or a hand hunk, from the patch header that <code>make series</code> writes), the architectures it touches, why it is needed (from <code>make mutants</code>: the kernel without that one patch), and its diffstat.</p>'
+	for b in $(branches); do
+		r=$OUT/$b/result.json
+		sdir=$(jq -r '.provenance.series_dir // empty' "$r")
+		[ -n "$sdir" ] || sdir=$KIT_ROOT/backports/$b
+		echo "<h3 id=\"patches-$b\">$b</h3>"
+		if [ ! -r "$sdir/series" ]; then
+			printf '<p class="warn">The series this run verified (%s) is not here any more: no patch table.</p>\n' "$(shown "$sdir" | esc)"
+			continue
+		fi
+		want=$(jq -r '.provenance.series_sha256 // empty' "$r")
+		have=$(series_digest "$sdir")
+		printf '<p>Series: <code>%s</code>, sha256 <code>%s</code>.</p>\n' "$(shown "$sdir" | esc)" "$(printf %.12s "$have")"
+		if [ -n "$want" ] && [ "$want" != "$have" ]; then
+			printf '<p class="warn">This series changed since the run (the run verified sha256 %s): the table shows the series as it is now.</p>\n' "$(printf %.12s "$want" | esc)"
+		fi
+		echo '<table class="patches"><tr><th>#</th><th>upstream</th><th>subject</th><th>files: how each was made</th><th>architectures</th><th>why it is needed</th><th>diffstat</th></tr>'
+		n=0
+		for p in $(grep -v '^#' "$sdir/series"); do
+			n=$((n + 1))
+			facts=$(patch_facts "$sdir/$p" "$b")
+			sub=$(printf '%s\n' "$facts" | sed -n 's/^S\t//p' | head -1)
+			up=$(printf '%s\n' "$facts" | sed -n 's/^U\t//p' | head -1)
+			printf '<tr><td>%s</td><td><code>%s</code></td><td>%s<br><small class="muted">%s</small></td><td><ul>' \
+				"$n" "$(printf %.12s "${up:-?}" | esc)" "$(printf '%s' "$sub" | esc)" "$(printf '%s' "$p" | esc)"
+			printf '%s\n' "$facts" | awk -F'\t' '$1 == "M" { how[$2] = $3 } $1 == "F" { print $2 "\t" ((($2 in how)) ? how[$2] : "not recorded in the header") }' |
+				while IFS="$(printf '\t')" read -r f how; do
+					printf '<li><code>%s</code>: %s</li>' "$(printf '%s' "$f" | esc)" "$(printf '%s' "$how" | esc)"
+				done
+			echo '</ul>'
+			printf '%s\n' "$facts" | sed -n 's/^A\t//p' | while IFS= read -r a; do
+				printf '<small>adapted: %s</small>' "$(printf '%s' "$a" | esc)"
+			done
+			printf '</td><td>%s</td><td>%s</td><td>' \
+				"$(printf '%s\n' "$facts" | sed -n 's/^F\t\([^\t]*\).*/\1/p' | while read -r f; do arch_of "$f"; done | sort -u | paste -sd' ' - | sed 's/ /, /g' | esc)" \
+				"$(why_needed "$b" "$p")"
+			printf '%s\n' "$facts" | awk -F'\t' '$1 == "F" { n++; a += $3; d += $4 } END { printf "%d files, +%d &minus;%d", n, a, d }'
+			printf '%s\n' "$facts" | awk -F'\t' '$1 == "F" { print $2 "\t" $3 "\t" $4 }' |
+				while IFS="$(printf '\t')" read -r f a d; do
+					printf '<small><code>%s</code> +%s &minus;%s</small>' "$(printf '%s' "$f" | esc)" "$a" "$d"
+				done
+			echo '</td></tr>'
+		done
+		echo '</table>'
+	done
+}
+
+# oops_excerpt <log>: from the first crash line (testvm/parse.c is_crash)
+# to the end of its trace, at most 40 lines.
+oops_excerpt() {
+	awk '
+	/^(KIT:|#|ok |not ok )/ { if (!on) next }
+	!on && /BUG: |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|Thread overran stack|stack-protector:|double fault|invalid opcode:|Unable to handle kernel|Kernel stack is corrupted/ { on = 1 }
+	on { print; if (++n >= 40 || /---\[ end trace|Kernel panic - not syncing/) exit }' "$1"
+}
+
+oopses() {
+	echo '<h2 id="oops">Oops excerpts and signatures</h2>'
+	echo '<p>The signature is what the verifier read from the console; the excerpt is the first crash in the console log of the boot that decided the verdict.</p>'
+	for b in $(branches); do
+		r=$OUT/$b/result.json
+		echo "<h3 id=\"oops-$b\">$b</h3>"
+		kinds=$(jq -r '[(.boots // {}) | keys[]] | sort_by(if . == "unpatched" then 0 elif . == "patched" then 1 else 2 end)[]' "$r")
+		[ -n "$kinds" ] || { echo '<p class="muted">No kernel booted in this run.</p>'; continue; }
+		for k in $kinds; do
+			J "$r" '.boots[$k] | "<h4>\($k): <span class=\"\(.verdict | @html)\">\(.verdict | @html)</span></h4><p>Signature: <code class=\"signature\">\(.signature // "none" | @html)</code></p>"' --arg k "$k"
+			# the log the verdict names; or, when OUT was moved, the same file here
+			log=$(jq -r --arg k "$k" '.boots[$k].log // empty' "$r")
+			[ -z "$log" ] || [ -f "$log" ] || log=$OUT/$b/$k/verify/${log##*/}
+			if [ -z "$log" ] || [ ! -f "$log" ] || [ ! -r "$log" ]; then
+				echo '<p class="muted">The console log is not kept in this output root.</p>'
+				continue
+			fi
+			ex=$(oops_excerpt "$log")
+			if [ -n "$ex" ]; then
+				printf '<p>From <code>%s</code>:</p><pre class="oops">%s</pre>\n' "$(shown "$log" | esc)" "$(printf '%s\n' "$ex" | esc)"
+			else
+				printf '<p>No oops in <code>%s</code>.</p>\n' "$(shown "$log" | esc)"
+			fi
+		done
+	done
+}
+
+# The picks (scripts/pick.sh): rendered when their records exist.
+picks() {
+	echo '<h2 id="picks">Picks</h2>'
+	recs=$(for b in $(list_branches); do for f in "$OUT/$b"/picks/*.json; do [ ! -r "$f" ] || echo "$f"; done; done)
+	if [ -z "$recs" ]; then
+		echo '<p id="picks-none">Picks: not made in this run (<code>make pick BRANCH=&lt;b&gt; ARCHES=...</code> makes one; <code>make verify ARCHES=...</code> proves it).</p>'
+		return 0
+	fi
+	echo '<p>The smallest series per set of architectures (scripts/pick.sh), and its verdicts where <code>make verify ARCHES=</code> proved it.</p>'
+	echo '<table id="picks-table"><tr><th>branch</th><th>pick</th><th>architectures</th><th>size</th><th>patches: why each is in</th><th>proven</th></tr>'
+	for f in $recs; do
+		J "$f" '"<tr><td>\(.branch // "?" | @html)</td><td>\(.name // "?" | @html)</td><td>\((.arches // []) | join(", ") | @html)</td>"
+		  + "<td>\((.patches // []) | length) patches, \([(.patches // [])[] | .files[]?] | unique | length) files, +\([(.patches // [])[] | .added // 0] | add // 0) &minus;\([(.patches // [])[] | .removed // 0] | add // 0)</td><td><ul>"
+		  + ([(.patches // [])[] | "<li><b>\(.letter // "?" | @html)</b> <code>\(.upstream // "?" | .[0:12] | @html)</code> \(.subject // "" | @html): \(.why // "" | @html)\(if .optional == true then " <i>(optional)</i>" else "" end)</li>"] | join(""))
+		  + "</ul></td><td>\(if .verify then "\(.verify.status // "?" | @html): " + ([(.verify.kernels // {}) | to_entries[] | "\(.key | @html) \(.value.verdict // "?" | @html)"] | join(", ")) else "not verified in this run" end)</td></tr>"'
+	done
+	echo '</table>'
+}
+
+provenance() {
+	echo '<h2 id="provenance">Provenance</h2>'
+	echo '<p>What made each verdict: the kit commit, the series and host series (sha256), the tree commit and the tools.</p>'
+	echo '<table id="provenance-table"><tr><th>branch</th><th>recorded</th><th>kit</th><th>tree commit</th><th>series sha256</th><th>host series sha256</th><th>gcc</th><th>binutils</th><th>spatch</th><th>QEMU</th><th>accel</th></tr>'
+	for b in $(branches); do
+		J "$OUT/$b/result.json" 'def s: (. // "-") | tostring | .[0:12] | @html;
+		  (.provenance // {}) as $p
+		  | "<tr><td>\(.branch | @html)</td><td>\($p.recorded_at // "-" | @html)</td><td>\($p.kit_commit // "-" | @html)</td><td><code>\(.base_commit // .source | s)</code></td>"
+		  + "<td><code>\($p.series_sha256 | s)</code></td><td><code>\($p.host_series_sha256 | s)</code></td>"
+		  + "<td>\($p.gcc // .toolchain.gcc // "-" | @html)</td><td>\($p.binutils // .toolchain.binutils // "-" | @html)</td>"
+		  + "<td>\($p.spatch // "-" | @html)</td><td>\($p.qemu // "-" | @html)</td><td>\([(.boots // {})[] | .inputs.accel // empty] | unique | join(", ") | @html)</td></tr>"'
+	done
+	echo '</table>'
+}
+
+render() {
+	echo '<!DOCTYPE html>'
+	echo '<html lang="en"><head><meta charset="utf-8">'
+	echo '<meta name="viewport" content="width=device-width, initial-scale=1">'
+	echo '<title>CVE-2010-0307 backport kit: results</title>'
+	style
+	echo '</head><body>'
+	echo '<h1>CVE-2010-0307 backport kit: results</h1>'
+	printf '<p>Rendered by <code>make report</code> on %s from the result files of one run (<code>&lt;OUT&gt;/&lt;branch&gt;/result.json</code>); every figure comes from that run, none from an earlier report. Verdicts recorded:</p><ul>\n' "$(date -u +%F)"
+	for b in $(branches); do
+		J "$OUT/$b/result.json" '"<li>\(.branch | @html): \(.provenance.recorded_at // "time not recorded" | @html), kit \(.provenance.kit_commit // "?" | @html)</li>"'
+	done
+	echo '</ul>'
+	echo '<p><a href="#matrix">Verdict matrix</a> &middot; <a href="#patches">Patches</a> &middot; <a href="#oops">Oops excerpts</a> &middot; <a href="#picks">Picks</a> &middot; <a href="#provenance">Provenance</a></p>'
+	matrix
+	patches
+	oopses
+	picks
+	provenance
+	echo '</body></html>'
+}
+
+tmp=$(mktemp "${TMPDIR:-/tmp}/report-html.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+render >"$tmp"
+atomic_install "$tmp" "$dst"
+[ "$dst" -ef "$OUT/report.html" ] || atomic_install "$tmp" "$OUT/report.html"
+echo "report: wrote $(shown "$dst") and <OUT>/report.html" >&2

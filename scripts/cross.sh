@@ -39,8 +39,15 @@
 # half there fails the cell.  Every make sets ARCH and CROSS_COMPILE (empty
 # for a native cell): a tree's Makefile default never picks the compiler.
 #
-#   exit 0 every cell ok or skipped, 1 a cell failed, 2 bad input,
-#   3 the source cannot be reached
+# ARCHES=<architectures shipped> (HARDENING=0): the branch's pick for them
+# (scripts/pick.sh) is pushed instead of the full series, a cell of an
+# architecture the pick is not for is marked "not in this pick" (neither ok
+# nor failed, nothing built), and every output above goes under the pick's
+# own name, $OUT/<b>-pick-<name>/ (as make verify ARCHES= does), so the
+# branch's full-series matrix stays as it was.
+#
+#   exit 0 every cell ok, skipped or not in the pick, 1 a cell failed,
+#   2 bad input, 3 the source cannot be reached
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -78,6 +85,21 @@ for c in $cells; do
 	done
 done
 
+# The pick, when ARCHES= names the architectures shipped: every cell must
+# have an architecture (scripts/arches.sh) to be in it or not.
+pick= pick_arches=
+if [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; then
+	. "$KIT_ROOT/scripts/arches.sh"
+	{ arches_canon "${ARCHES:-}" && hardening_check "${HARDENING:-1}"; } || die 2 "$ARCHES_WHY"
+	for c in $cells; do
+		arch_of_cell "$c" >/dev/null ||
+			die 2 "cell '$c' has no architecture for ARCHES=; add it to arch_of_cell in scripts/arches.sh"
+	done
+	pick_arches=$ARCHES_LIST
+	pick=$(arches_name "$ARCHES_LIST" "${HARDENING:-1}")
+	series_dir=$(sh "$KIT_ROOT/scripts/pick.sh" "$BRANCH") || exit $?
+fi
+
 # Compiler flags: the kit's 2.6 flags without the x86-only -m ones, plus
 # what makes objects comparable: -ffunction-sections -fdata-sections (calls
 # between functions stay relocations) and __LINE__ pinned to 0 (a line
@@ -101,9 +123,10 @@ patch_files() { sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$@" | LC_ALL=C sort -u;
 src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
 measured_at=$(date -u +%FT%TZ)
 kit_commit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit_commit=unknown
-top=$OUT/$BRANCH/cross
+node=$BRANCH${pick:+-pick-$pick}
+top=$OUT/$node/cross
 mkdir -p "$top"
-result=$OUT/$BRANCH/result.json
+result=$OUT/$node/result.json
 table=$top/table.txt
 
 # The host tool, built once per output root.
@@ -414,7 +437,8 @@ render() {
 		jq -r --arg b "$BRANCH" '. as $c
 			| (if (.planned | length) == 0 then ["-"] else .planned end)[] as $o
 			| [$b, $c.cell, $o,
-			   (if $c.status == "skipped" then "skipped: " + $c.reason
+			   (if $c.status == "not-in-pick" then "not in this pick (" + $c.reason + ")"
+			    elif $c.status == "skipped" then "skipped: " + $c.reason
 			      + (if $c.tokens[$o] then " [" + $o + ": " + $c.tokens[$o] + "]" else "" end)
 			    elif $c.objects[$o] then
 			      ($c.objects[$o].status + (if $c.objects[$o].reason != "" then ": " + $c.objects[$o].reason else "" end)
@@ -427,7 +451,9 @@ render() {
 	rm -f "$top/rows.tmp.$$" "$top/record.tmp.$$"
 	mv -f "$table.tmp.$$" "$table"
 	for c in $cells; do record_of "$c"; done | jq -s --arg b "$BRANCH" --arg at "$measured_at" --arg kit "$kit_commit" --arg cells "$cells" \
+		--arg pick "$pick" --arg pa "$pick_arches" --arg sd "$series_dir" \
 		'{branch: $b, measured_at: $at, kit_commit: $kit, tool: "cross/objdiff", table: "cross/table.txt",
+		  pick: (if $pick == "" then null else {name: $pick, arches: ($pa | split(" ")), series_dir: $sd} end),
 		  cells_run: ($cells | split("\\s+"; null) | map(select(. != ""))),
 		  cells: (map({(.cell): .}) | add // {})}
 		 | .status = (if ([.cells[] | select(.status == "failed")] | length) > 0 then "failed"
@@ -445,6 +471,11 @@ exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
 rc=0
 for c in $cells; do
 	rm -f "$top/$c.json"
+	if [ -n "$pick" ] && ! arches_has "$pick_arches" "$(arch_of_cell "$c")"; then
+		progress "$BRANCH" cross "$c: not in this pick (ARCHES=$pick_arches)"
+		cell_json "$c" not-in-pick "ARCHES=$pick_arches has no $(arch_of_cell "$c")"
+		continue
+	fi
 	if ! flock -n 9; then
 		progress "$BRANCH" wait "another kernel build is running; waiting for it"
 		flock 9

@@ -9,7 +9,7 @@ BRANCH ?=
 export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report clean
+	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
 
 help:
 	@echo 'CVE-2010-0307 backport kit'
@@ -45,6 +45,7 @@ help:
 	@echo '  make e2e                 end-to-end runs only'
 	@echo '  make testvm              build the guest programs and image'
 	@echo '  make report              render docs/results.md from out/*/result.json'
+	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
 	@echo '  make clean               remove $$(OUT), exactly that folder (refuses /, $$HOME, the repository)'
 	@echo
 	@echo 'Variables:'
@@ -132,3 +133,6 @@ clean:
 
 report:
 	@sh scripts/report.sh
+
+records:
+	@sh scripts/records.sh

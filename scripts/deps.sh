@@ -8,6 +8,9 @@ set -eu
 # the cross compilers out from under a running make cross-all).
 pkgs="git quilt gcc gcc-12-multilib libc6-dev-i386 make perl bc cpio flex bison libelf-dev jq
 qemu-system-x86 coccinelle xz-utils diffutils patch binutils"
+# python3-jsonschema, python3-yaml: scripts/records.sh checks the OSV record
+# against its JSON schema and parses the cip-kernel-sec YAML it writes.
+pkgs="$pkgs python3-jsonschema python3-yaml"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -1,0 +1,268 @@
+#!/bin/sh
+# records.sh: machine-readable fix records for CVE-2010-0307, made from the
+# result files of one run (OUT/<branch>/result.json) and the kit's own
+# facts, written to $OUT/records/:
+#
+#   CVE-2010-0307.osv.json   an OSV record (OSV schema 1.7.5, id
+#                            x_KIT-CVE-2010-0307: "x_" is the schema's prefix
+#                            for a database OSV.dev does not aggregate)
+#   CVE-2010-0307.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
+#
+# What each says, and where it comes from: scripts/records/README.md.
+# A branch is claimed fixed only when its gate passed with the patched
+# kernel SURVIVED, and only for the series that run verified (its sha256
+# in result.json must match the series now); its patch ids come from the
+# mails of `make mbox` in OUT/<b>/mbox/ when they are there (each checked
+# against the series' patch), else from the quilt patches.
+#
+# Both records are checked before they are installed: the OSV one against
+# the OSV JSON schema (scripts/records/osv-schema.json, Debian's
+# python3-jsonschema), the YAML parsed by a YAML parser (Debian's
+# python3-yaml), held to cip-kernel-sec's field rules
+# (scripts/records/cip-issue.schema.json) and compared with what was meant.
+#
+#   records.sh                          write the records
+#   records.sh --check OSV YAML [B...]  check two records; each B must be named
+#
+# Exit 0 written (or, --check, valid); 1 a result file cannot be read
+# (named), a claim cannot be backed (series or mbox changed since the run),
+# or a record is not valid (the records in OUT are left as they were);
+# 2 nothing to record (no result file under OUT), or a tool is missing.
+set -eu
+. "$(dirname "$0")/lib.sh"
+need_cmd jq git
+rec=$KIT_ROOT/scripts/records
+# Debian's python3 (deps.sh installs python3-jsonschema and python3-yaml
+# for it); a python3 earlier on PATH (a pyenv, say) may lack them.
+PY=${KIT_PYTHON:-/usr/bin/python3}
+JSONSCHEMA=${KIT_JSONSCHEMA:-/usr/bin/jsonschema}
+
+need_validators() {
+	[ -x "$JSONSCHEMA" ] ||
+		die 2 "$JSONSCHEMA is not installed (the OSV record is checked with it); run 'make deps' (apt-get install python3-jsonschema)"
+	"$PY" -c 'import yaml' 2>/dev/null ||
+		die 2 "$PY cannot import yaml (the YAML record is parsed with it); run 'make deps' (apt-get install python3-yaml)"
+}
+
+# yaml_to_json FILE: the document a YAML parser reads in FILE, as JSON.
+yaml_to_json() {
+	"$PY" -c 'import json, sys, yaml
+with open(sys.argv[1], encoding="utf-8") as f:
+    json.dump(yaml.safe_load(f), sys.stdout, default=str)' "$1"
+}
+
+# check_records OSV YAML [BRANCH...]: prints each problem on a line of its
+# own; returns 1 when there is one.
+check_records() {
+	_co=$1 _cy=$2; shift 2
+	_cbad=0
+	_ce=$(mktemp "${TMPDIR:-/tmp}/records-check.XXXXXX")
+	if ! "$JSONSCHEMA" -i "$_co" "$rec/osv-schema.json" >"$_ce" 2>&1; then
+		echo "$_co does not validate against the OSV schema: $(tr '\n' ' ' <"$_ce" | cut -c1-400)"; _cbad=1
+	fi
+	if ! yaml_to_json "$_cy" >"$_ce.json" 2>"$_ce"; then
+		echo "$_cy does not parse as YAML: $(tail -1 "$_ce")"; _cbad=1
+	elif ! "$JSONSCHEMA" -i "$_ce.json" "$rec/cip-issue.schema.json" >"$_ce" 2>&1; then
+		echo "$_cy breaks cip-kernel-sec's field rules: $(tr '\n' ' ' <"$_ce" | cut -c1-400)"; _cbad=1
+	else
+		for _cb; do
+			jq -e --arg k "kit/$_cb" '.comments[$k] | type == "string"' "$_ce.json" >/dev/null 2>&1 ||
+				{ echo "$_cy does not name branch $_cb (no comments: kit/$_cb)"; _cbad=1; }
+		done
+	fi
+	rm -f "$_ce" "$_ce.json"
+	return $_cbad
+}
+
+if [ "${1:-}" = --check ]; then
+	[ $# -ge 3 ] || die 2 "usage: records.sh --check OSV.json ISSUE.yml [BRANCH...]"
+	shift
+	need_validators
+	for f in "$1" "$2"; do [ -r "$f" ] || die 2 "$f cannot be read"; done
+	check_records "$@" >&2 || die 1 "the records are not valid (see above)"
+	exit 0
+fi
+[ $# -eq 0 ] || die 2 "unknown argument '$1'; usage: records.sh, or records.sh --check OSV YAML [BRANCH...]"
+need_validators
+dst=$OUT/records
+
+# The same refusal as report.sh: every result file must be one JSON object.
+found=
+for b in $(list_branches); do
+	r=$OUT/$b/result.json
+	[ -e "$r" ] || continue
+	[ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$r" 2>/dev/null)" = true ] ||
+		die 1 "$r is not a readable result file (truncated or not JSON); rerun 'make verify BRANCH=$b' (or remove it); $dst left as it was"
+	found="$found $b"
+done
+[ -n "$found" ] ||
+	die 2 "nothing to record: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); $dst left as it was"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The eight upstream changes, from backports/changes/*/INFO (its header
+# lines), with the role the kit gives each (records/CVE-2010-0307.json).
+for c in $(grep -v '^#' "$KIT_ROOT/backports/changes/series"); do
+	sed '/^$/q' "$KIT_ROOT/backports/changes/$c/INFO" | jq -R -s --arg c "$c" '
+	  [split("\n")[] | capture("^(?<key>[A-Za-z-]+): (?<value>.*)$")] | from_entries
+	  | {change: $c, letter: .Letter, upstream: .Upstream, subject: .Subject, mainline: .Mainline}'
+done | jq -s --slurpfile f "$rec/CVE-2010-0307.json" \
+	'map(. + $f[0].roles[.letter]) | if all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
+	  error("a change without a 40-hex Upstream: line or a role in scripts/records/CVE-2010-0307.json") end' \
+	>"$work/changes.json"
+
+# status <result>: what the run says of the branch.  "fixed" needs both
+# kernels in the gate of one run (verify.sh clears .gate first): unpatched
+# VULNERABLE, patched SURVIVED ("partly verified": the gate passed on one
+# kind only, VERIFY_KINDS=).
+status() {
+	jq -r 'if .gate == null then "not verified"
+	  elif .gate.status == "pass" and .security.status == "already fixed" then "already fixed"
+	  elif .gate.status != "pass" then "not fixed"
+	  elif .gate.kernels.patched.verdict == "SURVIVED" and .gate.kernels.unpatched.verdict == "VULNERABLE" then "fixed"
+	  else "partly verified" end' "$1"
+}
+
+# patches <branch> <result>: the verified series as JSON lines, one per
+# patch: {n, file, upstream, patch_id}, and sets pid_src.  Dies when the
+# series or its mails are not the ones the run verified.
+patches() {
+	_b=$1 _r=$2
+	_sd=$(jq -r '.provenance.series_dir // empty' "$_r")
+	[ -n "$_sd" ] || _sd=$KIT_ROOT/backports/$_b
+	_want=$(jq -r '.provenance.series_sha256 // "none"' "$_r")
+	_have=$(series_digest "$_sd")
+	[ "$_want" = "$_have" ] ||
+		die 1 "[$_b] $_r verified the series with sha256 $_want, but $_sd now has $_have; rerun 'make verify BRANCH=$_b' before making records; $dst left as it was"
+	_mb=$OUT/$_b/mbox
+	pid_src=quilt
+	[ -d "$_mb" ] && pid_src=mbox
+	_n=0
+	for _p in $(grep -v '^#' "$_sd/series" | grep -v '^[[:space:]]*$'); do
+		_n=$((_n + 1))
+		_up=$(sed -n 's/^Git-commit: \([0-9a-f]\{40\}\)$/\1/p' "$_sd/$_p" | head -1)
+		[ -n "$_up" ] || die 1 "[$_b] $_sd/$_p has no 'Git-commit: <40-hex id>' line; regenerate it with 'make series BRANCH=$_b'"
+		_id=$(git patch-id --stable <"$_sd/$_p" | cut -d' ' -f1)
+		[ -n "$_id" ] || die 1 "[$_b] $_sd/$_p has no diff git patch-id can read"
+		if [ $pid_src = mbox ]; then
+			_m=$_mb/$(printf '%04d' $_n)-$_p
+			[ -r "$_m" ] ||
+				die 1 "[$_b] $_mb has no mail $(printf '%04d' $_n)-$_p for the verified series; rerun 'make mbox BRANCH=$_b' (or remove $_mb); $dst left as it was"
+			_mid=$(git patch-id --stable <"$_m" | cut -d' ' -f1)
+			[ "$_mid" = "$_id" ] ||
+				die 1 "[$_b] mail $_m does not carry $_p of the verified series (patch-id $_mid, not $_id); rerun 'make mbox BRANCH=$_b'; $dst left as it was"
+		fi
+		jq -n -c --argjson n $_n --arg f "$_p" --arg u "$_up" --arg i "$_id" \
+			'{n: $n, file: $f, upstream: $u, patch_id: $i}'
+	done
+	[ $_n -gt 0 ] || die 1 "[$_b] $_sd/series names no patch"
+	if [ $pid_src = mbox ] && [ "$(ls "$_mb" | grep -c '^[0-9][0-9][0-9][0-9]-')" -ne $_n ]; then
+		die 1 "[$_b] $_mb holds mails of another series (not $_n); rerun 'make mbox BRANCH=$_b'; $dst left as it was"
+	fi
+}
+
+# One JSON object per branch: the evidence the records carry.
+for b in $found; do
+	r=$OUT/$b/result.json
+	st=$(status "$r")
+	load_branch "$b"
+	pid_src=
+	: >"$work/patches.$b"
+	if [ "$st" = "fixed" ]; then
+		patches "$b" "$r" >"$work/patches.$b"
+	fi
+	sdir=$(jq -r --arg b "$b" 'if .provenance.series_dir then "SERIES_DIR=" + (.provenance.series_dir | split("/") | .[-1])
+	  else "backports/" + $b end' "$r")
+	jq -s --slurpfile r "$r" --slurpfile ch "$work/changes.json" --arg b "$b" --arg st "$st" \
+		--arg ver "$BR_VERSION" --arg src "$pid_src" --arg sdir "$sdir" '
+	  ($r[0]) as $x | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
+	  | def boot(k): $x.boots[k] as $o | if $o == null then null else
+	      {verdict: $o.verdict, expected: $o.expected, tests: $o.tests, seconds: $o.seconds,
+	       signature: $o.signature} end;
+	  {branch: $b, base_version: $ver, base_commit: ($x.base_commit // null), status: $st,
+	   gate: ($x.gate.status // "not run"),
+	   verdicts: {unpatched: boot("unpatched"), patched: boot("patched")},
+	   kit_commit: ($x.provenance.kit_commit // null), recorded_at: ($x.provenance.recorded_at // null),
+	   series: (if length == 0 then null else
+	     {source: $sdir, sha256: $x.provenance.series_sha256, patch_ids_from: $src,
+	      patches: map(. + {letter: $c[.upstream].letter, subject: $c[.upstream].subject,
+	                        role: $c[.upstream].role})} end)}' \
+		"$work/patches.$b" >"$work/branch.$b.json"
+	if [ "$st" = "fixed" ]; then
+		jq -e '.series.patches | all(.letter != null)' "$work/branch.$b.json" >/dev/null ||
+			die 1 "[$b] a patch of the series names an upstream commit none of backports/changes/*/INFO has"
+	fi
+	progress "$b" records "$st${pid_src:+ (patch ids from $pid_src)}"
+done
+# shellcheck disable=SC2086
+(cd "$work" && jq -s '.' $(for b in $found; do echo "branch.$b.json"; done)) >"$work/branches.json"
+
+now=$(date -u +%FT%TZ)
+jq -n --slurpfile f "$rec/CVE-2010-0307.json" --slurpfile ch "$work/changes.json" \
+	--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
+  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
+  | ($ch | map(select(.letter == "A")) | .[0].upstream) as $fix
+  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
+     aliases: [$f.cve], summary: $f.summary,
+     details: ($f.description + "\n\nThis record is made by the CVE-2010-0307 backport kit from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
+     affected: [{
+       package: {ecosystem: "Linux", name: "Kernel"},
+       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
+       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
+       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
+     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
+                           url: "https://git.kernel.org/linus/\(.upstream)"}],
+     database_specific: {
+       made_by: "CVE-2010-0307 backport kit (scripts/records.sh)",
+       kit_commits: ([$br[] | .kit_commit | select(. != null)] | unique),
+       introduced_by: $f.introduced_by,
+       upstream_changes: $ch}}' >"$work/CVE-2010-0307.osv.json"
+
+# The cip-kernel-sec issue, first as the JSON it must parse to.
+jq -n --slurpfile f "$rec/CVE-2010-0307.json" --slurpfile ch "$work/changes.json" \
+	--slurpfile br "$work/branches.json" '
+  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+  | def sh: .[0:12];
+    def verdict(k): .verdicts[k] as $v | if $v == null then "\(k): not booted" else
+      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
+  {description: $f.description,
+   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
+   comments: ({"cve-2010-0307-kit": ($f.introduced_by.comment + "\n\nfixed-by mainline lists the changes that close the issue and that the kit'"'"'s ordering rule keeps together (A always with D; B, C, E with D on sparc64, x86_64, powerpc):\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + "\nnot listed there, carried by the kit'"'"'s series:\n" + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | join("\n")) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
+     + ($br | map({key: "kit/\(.branch)", value: (
+        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
+        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
+        + verdict("unpatched") + "\n" + verdict("patched")
+        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"
+             + (.series.patches | map("\(.n) \(.letter) \(.upstream | sh) \(.role) \(.patch_id) \(.file)") | join("\n"))
+           else "" end))}) | from_entries)),
+   "introduced-by": {mainline: $f.introduced_by.mainline},
+   "fixed-by": ({mainline: [$ch[] | select(.role == "fix") | .upstream]}
+     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}' \
+	>"$work/issue.json"
+
+# ... then as YAML, by hand: block scalars for text, JSON-quoted scalars
+# (valid YAML) for the rest, in cip-kernel-sec's field order.
+jq -r '
+  def block(ind): "|-\n" + (split("\n") | map(if . == "" then "" else ind + . end) | join("\n"));
+  def q: tojson;
+  "description: " + (.description | block("  ")),
+  "references:", (.references[] | "- " + q),
+  "comments:", (.comments | to_entries[] | "  " + (.key | q) + ": " + (.value | block("    "))),
+  (("introduced-by", "fixed-by") as $k | "\($k):",
+    (.[$k] | to_entries[] | "  " + (.key | q) + ": [" + (.value | map(q) | join(", ")) + "]"))' \
+	"$work/issue.json" >"$work/CVE-2010-0307.yml"
+
+names=$(jq -r '.[].branch' "$work/branches.json")
+# shellcheck disable=SC2086
+check_records "$work/CVE-2010-0307.osv.json" "$work/CVE-2010-0307.yml" $names >&2 ||
+	die 1 "the records made are not valid (see above); $dst left as it was"
+yaml_to_json "$work/CVE-2010-0307.yml" >"$work/parsed.json"
+[ "$(jq -S . "$work/parsed.json")" = "$(jq -S . "$work/issue.json")" ] ||
+	die 1 "the YAML written does not parse to the record meant (a quoting bug in records.sh); $dst left as it was"
+
+mkdir -p "$dst" || die 1 "cannot create $dst"
+atomic_install "$work/CVE-2010-0307.osv.json" "$dst/CVE-2010-0307.osv.json"
+atomic_install "$work/CVE-2010-0307.yml" "$dst/CVE-2010-0307.yml"
+echo "records: wrote $dst/CVE-2010-0307.osv.json and CVE-2010-0307.yml ($(echo $names | wc -w) branches: $(jq -r '[.[] | "\(.branch) \(.status)"] | join(", ")' "$work/branches.json"))" >&2

@@ -1,0 +1,130 @@
+#!/bin/sh
+# records.sh: fix records (OSV JSON, cip-kernel-sec YAML) from fixture
+# result files: both made, the OSV one valid against the OSV schema, the
+# YAML parsed by a YAML parser and naming each branch; a branch claimed
+# fixed only with the series its run verified (patch ids from the quilt
+# patches, or from make mbox's mails when they are there); bad input
+# refused with the records left as they were; the validator fails on
+# broken records.  About 40 s (records.sh, 4 s a run, runs 8 times).
+cd "$(dirname "$0")/../.." || exit 2
+. ci/tap.sh
+KIT_ROOT=$(pwd) . scripts/lib.sh
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+PY=/usr/bin/python3
+yjson() { "$PY" -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout, default=str)' "$1"; }
+# result <branch> <gate> <unpatched verdict> <patched verdict> <series sha256>
+result() {
+	mkdir -p "$t/out/$1"
+	jq -n --arg b "$1" --arg g "$2" --arg u "$3" --arg p "$4" --arg d "$5" '
+	  def boot(v; e; f): {verdict: v, expected: e, tests: {passed: 40, failed: f, skipped: 0}, seconds: 1.5, signature: "sig \(v)"};
+	  {branch: $b, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
+	   boots: {unpatched: boot($u; "VULNERABLE"; 4), patched: boot($p; "SURVIVED"; (if $p == "SURVIVED" then 0 else 2 end))},
+	   gate: {status: $g, kernels: {unpatched: {verdict: $u}, patched: {verdict: $p}}},
+	   security: {status: "full series"},
+	   provenance: {kit_commit: "abc1234", recorded_at: "2026-12-04T10:00:00Z", series_sha256: $d}}' >"$t/out/$1/result.json"
+}
+osv=$t/out/records/CVE-2010-0307.osv.json yml=$t/out/records/CVE-2010-0307.yml
+run() { out=$(OUT=$t/out sh scripts/records.sh 2>&1); rc=$?; }
+same() { cmp -s "$osv" "$t/osv.before" && cmp -s "$yml" "$t/yml.before"; }
+keep() { cp "$osv" "$t/osv.before" && cp "$yml" "$t/yml.before"; }
+
+result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
+result v2.6.26 fail VULNERABLE REGRESSED "$(series_digest backports/v2.6.26)"
+run
+[ $rc -eq 0 ] && [ -s "$osv" ] && [ -s "$yml" ] && t_ok "two result files: both records written (exit 0)" ||
+	t_fail "records written" "rc=$rc" "$out"
+/usr/bin/jsonschema -i "$osv" scripts/records/osv-schema.json >"$t/err" 2>&1 &&
+	t_ok "the OSV record validates against the OSV schema (jsonschema, Debian)" ||
+	t_fail "OSV record valid" "$(cat "$t/err")"
+jq -e '.id == "x_KIT-CVE-2010-0307" and .aliases == ["CVE-2010-0307"]
+  and .affected[0].package == {ecosystem: "Linux", name: "Kernel"}
+  and .affected[0].ranges[0].events == [{introduced: "0"}, {fixed: "221af7f87b97431e3ee21ce4b0e77d5411cf1549"}]
+  and .affected[0].versions == ["2.6.26", "2.6.32"]
+  and (.affected[0].database_specific.kit_branches | .["v2.6.32"].status == "fixed" and .["v2.6.26"].status == "not fixed"
+       and .["v2.6.26"].series == null)' "$osv" >/dev/null &&
+	t_ok "OSV: our own id with the CVE as alias, Linux/Kernel, fixed at 221af7f87b97, per-branch status" ||
+	t_fail "OSV content" "$(jq -c '{id, aliases, a: .affected[0] | {package, ranges, versions}}' "$osv")"
+if yjson "$yml" >"$t/y.json" 2>"$t/err"; then
+	jq -e '(.comments | has("kit/v2.6.32") and has("kit/v2.6.26"))
+	  and (."fixed-by" | has("kit/v2.6.32") and (has("kit/v2.6.26") | not))
+	  and ."fixed-by".mainline[0] == "221af7f87b97431e3ee21ce4b0e77d5411cf1549"
+	  and ."introduced-by".mainline == ["1da177e4c3f41524e886b7f1b8a0c1fc7321cac2"]' "$t/y.json" >/dev/null &&
+		t_ok "the YAML parses (PyYAML), names each branch, and lists in fixed-by only the branch whose gate passed" ||
+		t_fail "YAML content" "$(jq -c '{c: (.comments | keys), f: ."fixed-by"}' "$t/y.json")"
+else t_fail "the YAML parses" "$(tail -2 "$t/err")"; fi
+# The patch ids are those of the committed series, computed here apart.
+want=$(for p in $(grep -v '^#' backports/v2.6.32/series); do git patch-id --stable <"backports/v2.6.32/$p" | cut -d' ' -f1; done)
+got=$(jq -r '.affected[0].database_specific.kit_branches["v2.6.32"].series | select(.patch_ids_from == "quilt") | .patches[].patch_id' "$osv")
+[ -n "$want" ] && [ "$want" = "$got" ] && grep -q "$(printf '%s\n' "$want" | head -1)" "$yml" &&
+	t_ok "no mbox in OUT: the patch ids are the quilt patches' (git patch-id --stable), in both records" ||
+	t_fail "patch ids from the quilt patches" "want: $want" "got: $got"
+grep -q -e "$t" -e "$(pwd)" "$osv" "$yml" && t_fail "no path of this machine in the records" ||
+	t_ok "no path of this machine in the records"
+
+# make mbox's mails, when there: the ids come from them, each checked.
+mkdir -p "$t/out/v2.6.32/mbox"
+n=0; for p in $(grep -v '^#' backports/v2.6.32/series); do
+	n=$((n + 1)); cp "backports/v2.6.32/$p" "$t/out/v2.6.32/mbox/$(printf '%04d' $n)-$p"
+done
+run
+[ $rc -eq 0 ] && jq -e '.affected[0].database_specific.kit_branches["v2.6.32"].series.patch_ids_from == "mbox"' "$osv" >/dev/null &&
+	grep -q 'patch-id --stable from the make mbox mails' "$yml" &&
+	t_ok "with OUT/<b>/mbox/ the patch ids are the mails', and both records say so" || t_fail "patch ids from the mbox" "rc=$rc" "$out"
+keep
+m=$(ls "$t/out/v2.6.32/mbox/" | sed -n 3p)
+# (patch-id ignores white space: the change must be a word)
+sed -i '0,/^+[^+]/s/^+\([^+].*\)$/+\1 stale/' "$t/out/v2.6.32/mbox/$m"
+run
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "mail .*$m does not carry" && same &&
+	t_ok "a mail whose diff is not the series' patch: exit 1, the mail named, the records unchanged" ||
+	t_fail "a stale mail refused" "rc=$rc" "$out"
+rm -rf "$t/out/v2.6.32/mbox"
+
+# A gate-pass result whose series changed since: no claim is made.
+result v2.6.32 pass VULNERABLE SURVIVED 0000
+run
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'verified the series with sha256 0000' && same &&
+	t_ok "the series changed since the run: exit 1, says so, the records unchanged" || t_fail "changed series refused" "rc=$rc" "$out"
+# The gate passed on the patched kernel alone (VERIFY_KINDS=patched): not "fixed".
+result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
+jq '.gate.kernels |= del(.unpatched)' "$t/out/v2.6.32/result.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.32/result.json"
+run
+[ $rc -eq 0 ] && yjson "$yml" | jq -e '."fixed-by" | has("kit/v2.6.32") | not' >/dev/null &&
+	jq -e '.affected[0].database_specific.kit_branches["v2.6.32"].status == "partly verified"' "$osv" >/dev/null &&
+	t_ok "a gate with the patched kernel only: 'partly verified', not in fixed-by" || t_fail "partly verified" "rc=$rc" "$out"
+result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
+run; keep
+
+head -c 100 "$t/out/v2.6.26/result.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.26/result.json"
+run
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'v2.6.26/result.json is not a readable result file' && same &&
+	t_ok "a truncated result.json: exit 1, the file named, the records unchanged" || t_fail "truncated result refused" "rc=$rc" "$out"
+out=$(OUT=$t/empty sh scripts/records.sh 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'nothing to record' && [ ! -e "$t/empty/records" ] &&
+	t_ok "an empty output root: exit 2, nothing to record, nothing written" || t_fail "empty OUT refused" "rc=$rc" "$out"
+
+# The validator can fail: each broken record is refused.
+check() { out=$(sh scripts/records.sh --check "$@" 2>&1); rc=$?; }
+check "$osv" "$yml" v2.6.32
+[ $rc -eq 0 ] && t_ok "--check passes the records written" || t_fail "--check on good records" "rc=$rc" "$out"
+broken() { # broken <name> <pattern> <osv> <yml> [branch...]
+	_n=$1 _p=$2; shift 2; check "$@"
+	# the message names the broken file, and only it
+	_f=$1; case $_p in *YAML* | *cip* | *"name branch"*) _f=$2 ;; esac
+	[ $rc -eq 1 ] && printf '%s' "$out" | grep -qF -- "$_f $_p" &&
+		[ "$(printf '%s\n' "$out" | grep -c ' does not \| breaks ')" -eq 1 ] && t_ok "$_n" || t_fail "$_n" "rc=$rc" "$out"
+}
+jq '.id = "KIT-CVE-2010-0307"' "$osv" >"$t/b1.json"
+broken "an OSV id without a known prefix or x_ fails the schema" "does not validate against the OSV schema" "$t/b1.json" "$yml"
+jq '.affected[0].ranges[0].events[1].fixed = "221af7f87b97"' "$osv" >"$t/b2.json"
+broken "a short commit id in a GIT range fails the schema" "does not validate against the OSV schema" "$t/b2.json" "$yml"
+jq 'del(.modified)' "$osv" >"$t/b3.json"
+broken "an OSV record without modified fails the schema" "does not validate against the OSV schema" "$t/b3.json" "$yml"
+sed 's/"221af7f87b97431e3ee21ce4b0e77d5411cf1549"/"221af7f87b97"/' "$yml" >"$t/b4.yml"
+broken "a short id in fixed-by breaks cip-kernel-sec's rules" "breaks cip-kernel-sec's field rules" "$osv" "$t/b4.yml"
+{ cat "$yml"; echo "tracker-notes: something cip-kernel-sec does not know"; } >"$t/b5.yml"
+broken "a field cip-kernel-sec does not know breaks its rules" "breaks cip-kernel-sec's field rules" "$osv" "$t/b5.yml"
+sed '1s/^description: |-$/description: [unclosed/' "$yml" >"$t/b6.yml"
+broken "YAML that does not parse is refused" "does not parse as YAML" "$osv" "$t/b6.yml"
+broken "a branch the YAML does not name is refused" "does not name branch v2.6.30" "$osv" "$yml" v2.6.30
+t_done

@@ -1,0 +1,44 @@
+#!/bin/sh
+# make records on the output root the verification (20-verify.t) wrote: the
+# OSV record validates against the OSV schema, the YAML parses and names
+# every branch verified, and each branch whose gate passed is claimed fixed
+# with the upstream ids and git patch-ids of its committed series (the
+# mails' ids when make mbox left them in OUT).  Reads only: a few seconds.
+. ci/e2e/lib.sh
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e-records.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+names=
+for b in $(e2e_branches); do
+	need_source "$b" "$b has a verified result to record" || continue
+	if jq -e '.gate.status' "$OUT/$b/result.json" >/dev/null 2>&1; then names="$names $b"
+	else t_fail "$b has a verified result to record" "no gate in $OUT/$b/result.json: did 20-verify.t run?"; fi
+done
+if [ -z "$names" ]; then t_done; exit $?; fi
+
+out=$(sh scripts/records.sh 2>&1); rc=$?
+osv=$OUT/records/CVE-2010-0307.osv.json yml=$OUT/records/CVE-2010-0307.yml
+[ $rc -eq 0 ] && t_ok "make records on this run's results (exit 0)" || t_fail "make records" "exit $rc" "$out"
+# shellcheck disable=SC2086
+c=$(sh scripts/records.sh --check "$osv" "$yml" $names 2>&1) &&
+	t_ok "the OSV record validates against the OSV schema; the YAML parses and names$names" ||
+	t_fail "records valid and naming every branch" "$c"
+/usr/bin/python3 -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' "$yml" >"$tmp/y.json" ||
+	t_fail "the YAML parses"
+for b in $names; do
+	r=$OUT/$b/result.json
+	g=$(jq -r '[.gate.status, .gate.kernels.unpatched.verdict, .gate.kernels.patched.verdict] | join(" ")' "$r")
+	st=$(jq -r --arg b "$b" '.affected[0].database_specific.kit_branches[$b].status' "$osv")
+	if [ "$g" != "pass VULNERABLE SURVIVED" ]; then
+		[ "$st" != fixed ] && ! jq -e --arg k "kit/$b" '."fixed-by" | has($k)' "$tmp/y.json" >/dev/null &&
+			t_ok "$b (gate: $g) is not claimed fixed ($st)" || t_fail "$b (gate: $g) is not claimed fixed" "status $st"
+		continue
+	fi
+	ups=$(for p in $(grep -v '^#' "backports/$b/series"); do sed -n 's/^Git-commit: //p' "backports/$b/$p"; done)
+	pids=$(for p in $(grep -v '^#' "backports/$b/series"); do git patch-id --stable <"backports/$b/$p" | cut -d' ' -f1; done)
+	got_u=$(jq -r --arg k "kit/$b" '."fixed-by"[$k][]?' "$tmp/y.json")
+	got_p=$(jq -r --arg b "$b" '.affected[0].database_specific.kit_branches[$b].series.patches[]?.patch_id' "$osv")
+	[ "$st" = fixed ] && [ -n "$ups" ] && [ "$got_u" = "$ups" ] && [ "$got_p" = "$pids" ] &&
+		t_ok "$b is claimed fixed with its series' $(echo $ups | wc -w) upstream ids and patch ids ($(jq -r --arg b "$b" '.affected[0].database_specific.kit_branches[$b].series.patch_ids_from' "$osv"))" ||
+		t_fail "$b claimed fixed with its series" "status $st" "upstream: $got_u" "patch ids: $got_p"
+done
+t_done

@@ -34,7 +34,7 @@ set -eu
 . "$KIT_ROOT/scripts/arches.sh"
 need_cmd git jq
 
-# The letters a pick for the (canonical) list $1 carries, HARDENING $2.
+# Which changes a pick carries: the rule of docs/picks.md.
 needs() { # needs <letter> <list> <hardening>: 0 in, 1 out, 2 no rule
 	case $1 in
 	A | D) return 0 ;;
@@ -233,9 +233,9 @@ make_pick() {
 # --table: every branch with a series, the sets below, side by side: the
 # same facts, rule and sizes as a pick's record, nothing written.
 table_sets="all|1 x86_64|1 x86_64,powerpc|1 x86_64,sparc64|1 x86_64|0"
+# table <temp folder>
 table() {
-	_t=$(mktemp -d "${TMPDIR:-/tmp}/picks.XXXXXX") || die 1 "cannot create a temp folder"
-	trap 'rmtree "$_t"' EXIT
+	_t=$1
 	printf '| branch |'
 	for s in $table_sets; do
 		printf ' ARCHES=%s%s |' "$(printf '%s' "${s%|*}" | tr , ' ')" "$([ "${s#*|}" = 1 ] || echo ', HARDENING=0')"
@@ -257,23 +257,23 @@ table() {
 
 case ${1:-} in
 --table)
+	tt=$(mktemp -d "${TMPDIR:-/tmp}/picks.XXXXXX") || die 1 "cannot create a temp folder"
+	trap 'rmtree "$tt"' EXIT
 	if [ "${2:-}" = --write ]; then
 		doc=$KIT_ROOT/docs/picks.md
 		begin='<!-- pick-table: made by `sh scripts/pick.sh --table --write`; do not edit -->'
 		end='<!-- pick-table: end -->'
 		grep -qxF "$begin" "$doc" && grep -qxF "$end" "$doc" ||
 			die 2 "$doc lacks the marker lines of the table ($begin ... $end)"
-		new=$(mktemp) || die 1 "cannot create a temp file"
-		table >"$new.t"
-		awk -v b="$begin" -v e="$end" -v t="$new.t" '
+		table "$tt" >"$tt/table.md"
+		awk -v b="$begin" -v e="$end" -v t="$tt/table.md" '
 			$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
 			$0 == e { skip = 0 }
-			!skip' "$doc" >"$new"
-		atomic_install "$new" "$doc"
-		rm -f "$new" "$new.t"
+			!skip' "$doc" >"$tt/doc.md"
+		atomic_install "$tt/doc.md" "$doc"
 		echo "pick.sh: table written to docs/picks.md" >&2
 	else
-		table
+		table "$tt"
 	fi
 	exit 0 ;;
 -*) die 2 "unknown option '$1'; use pick.sh [BRANCH] (ARCHES=, HARDENING=) or pick.sh --table [--write]" ;;

@@ -99,7 +99,7 @@ done
 	die 2 "nothing to record: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); $dst left as it was"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap 'rmtree "$work"' EXIT
 
 # The eight upstream changes, from backports/changes/*/INFO (its header
 # lines), with the role the kit gives each (records/CVE-2010-0307.json).
@@ -157,9 +157,11 @@ patches() {
 			'{n: $n, file: $f, upstream: $u, patch_id: $i}'
 	done
 	[ $_n -gt 0 ] || die 1 "[$_b] $_sd/series names no patch"
-	if [ $pid_src = mbox ] && [ "$(ls "$_mb" | grep -c '^[0-9][0-9][0-9][0-9]-')" -ne $_n ]; then
-		die 1 "[$_b] $_mb holds mails of another series (not $_n); rerun 'make mbox BRANCH=$_b'; $dst left as it was"
-	fi
+	[ $pid_src = mbox ] || return 0
+	_k=0
+	for _m in "$_mb"/[0-9][0-9][0-9][0-9]-*; do [ -e "$_m" ] && _k=$((_k + 1)); done
+	[ $_k -eq $_n ] ||
+		die 1 "[$_b] $_mb holds $_k mails, the verified series $_n patches; rerun 'make mbox BRANCH=$_b'; $dst left as it was"
 }
 
 # One JSON object per branch: the evidence the records carry.
@@ -195,8 +197,7 @@ for b in $found; do
 	fi
 	progress "$b" records "$st${pid_src:+ (patch ids from $pid_src)}"
 done
-# shellcheck disable=SC2086
-(cd "$work" && jq -s '.' $(for b in $found; do echo "branch.$b.json"; done)) >"$work/branches.json"
+for b in $found; do cat "$work/branch.$b.json"; done | jq -s . >"$work/branches.json"
 
 now=$(date -u +%FT%TZ)
 jq -n --slurpfile f "$rec/CVE-2010-0307.json" --slurpfile ch "$work/changes.json" \
@@ -265,4 +266,4 @@ yaml_to_json "$work/CVE-2010-0307.yml" >"$work/parsed.json"
 mkdir -p "$dst" || die 1 "cannot create $dst"
 atomic_install "$work/CVE-2010-0307.osv.json" "$dst/CVE-2010-0307.osv.json"
 atomic_install "$work/CVE-2010-0307.yml" "$dst/CVE-2010-0307.yml"
-echo "records: wrote $dst/CVE-2010-0307.osv.json and CVE-2010-0307.yml ($(echo $names | wc -w) branches: $(jq -r '[.[] | "\(.branch) \(.status)"] | join(", ")' "$work/branches.json"))" >&2
+echo "records: wrote $dst/CVE-2010-0307.osv.json and CVE-2010-0307.yml ($(jq -r '"\(length) branches: " + ([.[] | "\(.branch) \(.status)"] | join(", "))' "$work/branches.json"))" >&2

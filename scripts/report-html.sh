@@ -111,36 +111,45 @@ matrix() {
 	echo '</table>'
 }
 
-# patch_facts <patch> <branch>: tab-separated lines read from one patch's
-# header (what `make series` wrote):
-#   S subject, U upstream id, A an "adapted" note, M <file><TAB><how made>
-# and, from git apply --numstat, F <file><TAB><lines added><TAB><removed>.
-patch_facts() {
-	awk -v b="$2" '
+# patch_row <n> <patch> <branch>: the patch's table row but for the "why"
+# cell (WHY, from the environment: HTML already).  Read from the header
+# `make series` wrote: subject, upstream id, "adapted" notes and the
+# "made by the kit" lines (the rule or hand hunk of each file); the
+# diffstat from git apply --numstat.  One awk, every value escaped in it.
+patch_row() {
+	_ns=$(git apply --numstat "$2") ||
+		die 1 "$(shown "$2") is not a patch git apply can read; run 'make series BRANCH=$3' (or fix SERIES_DIR); the report is left as it was"
+	printf '%s\n' "$_ns" | LC_ALL=C awk -F'\t' -v n="$1" -v b="$3" -v p="${2##*/}" '
+	function esc(s) { gsub(/[\001-\010\013-\037\177]/, "", s); gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
+	                  gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s); gsub(/\047/, "\\&#39;", s); return s }
 	function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
-	/^---$/ || /^diff / || /^--- / { exit }
-	/^Subject: / { print "S\t" substr($0, 10) }
-	/^Git-commit: / { print "U\t" trim(substr($0, 13)) }
-	/^commit [0-9a-f]+ upstream\.$/ { print "U\t" $2 }
-	/^\[ adapted: / { s = substr($0, 12); sub(/ \]$/, "", s); print "A\t" s }
+	# the architecture a file belongs to; "generic" for the rest
+	function arch(f, a) { a = "generic"
+	                      if (f ~ /^arch\//) { a = substr(f, 6); sub(/\/.*/, "", a) }
+	                      else if (f ~ /^include\/asm-/ && f !~ /^include\/asm-generic\//) { a = substr(f, 13); sub(/\/.*/, "", a) }
+	                      return a == "sparc64" ? "sparc" : a }
+	NR == FNR { if (NF == 3) { nf++; file[nf] = $3; add[nf] = $1; del[nf] = $2 }; next }
+	done { next }
+	/^---$/ || /^diff / || /^--- / { done = 1; next }
+	/^Subject: / && sub_ == "" { sub_ = substr($0, 10) }
+	/^Git-commit: / && up == "" { up = trim(substr($0, 13)) }
+	/^commit [0-9a-f]+ upstream\.$/ && up == "" { up = $0; sub(/^commit /, "", up); sub(/ .*/, "", up) }
+	/^\[ adapted: / { s = substr($0, 12); sub(/ \]$/, "", s); adapted = adapted "<small>adapted: " esc(s) "</small>" }
 	index($0, "[ " b ": made by the kit") == 1 { made = 1; next }
 	made { s = $0; end = sub(/ \]$/, "", s); s = trim(s); i = index(s, ": ")
-	       if (i) print "M\t" substr(s, 1, i - 1) "\t" substr(s, i + 2); if (end) made = 0 }' "$1"
-	_ns=$(git apply --numstat "$1") ||
-		die 1 "$(shown "$1") is not a patch git apply can read; run 'make series BRANCH=$2' (or fix SERIES_DIR); the report is left as it was"
-	printf '%s\n' "$_ns" | awk -F'\t' 'NF == 3 { print "F\t" $3 "\t" $1 "\t" $2 }'
-}
-
-# arch_of <file>: the architecture a file belongs to; "generic" for the rest.
-arch_of() {
-	case $1 in
-	arch/*) a=${1#arch/}; a=${a%%/*} ;;
-	include/asm-generic/*) a=generic ;;
-	include/asm-*) a=${1#include/asm-}; a=${a%%/*} ;;
-	*) a=generic ;;
-	esac
-	case $a in sparc64) a=sparc ;; esac
-	echo "$a"
+	       if (i) how[substr(s, 1, i - 1)] = substr(s, i + 2); if (end) made = 0 }
+	END {
+		printf "<tr><td>%d</td><td><code>%s</code></td><td>%s<br><small class=\"muted\">%s</small></td><td><ul>", \
+			n, esc(substr(up == "" ? "?" : up, 1, 12)), esc(sub_), esc(p)
+		for (i = 1; i <= nf; i++) {
+			printf "<li><code>%s</code>: %s</li>", esc(file[i]), esc((file[i] in how) ? how[file[i]] : "not recorded in the header")
+			a = arch(file[i]); if (!(a in seen)) { seen[a] = 1; arches = arches (arches == "" ? "" : ", ") esc(a) }
+			ta += add[i]; td += del[i]
+			stat = stat sprintf("<small><code>%s</code> +%s &minus;%s</small>", esc(file[i]), esc(add[i]), esc(del[i]))
+		}
+		printf "</ul>%s</td><td>%s</td><td>%s</td><td>%d files, +%d &minus;%d%s</td></tr>\n", \
+			adapted, arches, ENVIRON["WHY"], nf, ta, td, stat
+	}' - "$2"
 }
 
 # why_needed <branch> <patch name>: from make mutants' result files.
@@ -178,40 +187,19 @@ patches() {
 		n=0
 		for p in $(grep -v '^#' "$sdir/series"); do
 			n=$((n + 1))
-			facts=$(patch_facts "$sdir/$p" "$b")
-			sub=$(printf '%s\n' "$facts" | sed -n 's/^S\t//p' | head -1)
-			up=$(printf '%s\n' "$facts" | sed -n 's/^U\t//p' | head -1)
-			printf '<tr><td>%s</td><td><code>%s</code></td><td>%s<br><small class="muted">%s</small></td><td><ul>' \
-				"$n" "$(printf %.12s "${up:-?}" | esc)" "$(printf '%s' "$sub" | esc)" "$(printf '%s' "$p" | esc)"
-			printf '%s\n' "$facts" | awk -F'\t' '$1 == "M" { how[$2] = $3 } $1 == "F" { print $2 "\t" ((($2 in how)) ? how[$2] : "not recorded in the header") }' |
-				while IFS="$(printf '\t')" read -r f how; do
-					printf '<li><code>%s</code>: %s</li>' "$(printf '%s' "$f" | esc)" "$(printf '%s' "$how" | esc)"
-				done
-			echo '</ul>'
-			printf '%s\n' "$facts" | sed -n 's/^A\t//p' | while IFS= read -r a; do
-				printf '<small>adapted: %s</small>' "$(printf '%s' "$a" | esc)"
-			done
-			printf '</td><td>%s</td><td>%s</td><td>' \
-				"$(printf '%s\n' "$facts" | sed -n 's/^F\t\([^\t]*\).*/\1/p' | while read -r f; do arch_of "$f"; done | sort -u | paste -sd' ' - | sed 's/ /, /g' | esc)" \
-				"$(why_needed "$b" "$p")"
-			printf '%s\n' "$facts" | awk -F'\t' '$1 == "F" { n++; a += $3; d += $4 } END { printf "%d files, +%d &minus;%d", n, a, d }'
-			printf '%s\n' "$facts" | awk -F'\t' '$1 == "F" { print $2 "\t" $3 "\t" $4 }' |
-				while IFS="$(printf '\t')" read -r f a d; do
-					printf '<small><code>%s</code> +%s &minus;%s</small>' "$(printf '%s' "$f" | esc)" "$a" "$d"
-				done
-			echo '</td></tr>'
+			WHY=$(why_needed "$b" "$p") patch_row "$n" "$sdir/$p" "$b"
 		done
 		echo '</table>'
 	done
 }
 
 # oops_excerpt <log>: from the first crash line (testvm/parse.c is_crash)
-# to the end of its trace, at most 40 lines.
+# to the end of its trace, at most 80 lines.
 oops_excerpt() {
 	awk '
 	/^(KIT:|#|ok |not ok )/ { if (!on) next }
 	!on && /BUG: |kernel BUG at|Oops: |general protection fault|Kernel panic - not syncing|Thread overran stack|stack-protector:|double fault|invalid opcode:|Unable to handle kernel|Kernel stack is corrupted/ { on = 1 }
-	on { print; if (++n >= 40 || /---\[ end trace|Kernel panic - not syncing/) exit }' "$1"
+	on { print; if (++n >= 80 || /---\[ end trace|Kernel panic - not syncing/) exit }' "$1"
 }
 
 oopses() {
@@ -302,4 +290,6 @@ trap 'rm -f "$tmp"' EXIT
 render >"$tmp"
 atomic_install "$tmp" "$dst"
 [ "$dst" -ef "$OUT/report.html" ] || atomic_install "$tmp" "$OUT/report.html"
+# a page to hand on: readable by all, as a web server or a colleague needs
+chmod 644 "$dst" "$OUT/report.html"
 echo "report: wrote $(shown "$dst") and <OUT>/report.html" >&2

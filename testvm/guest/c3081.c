@@ -135,22 +135,10 @@ static long socketcall(int call, unsigned int *args)
 	return sc2(NR_socketcall, call, args);
 }
 
-/*
- * socketcall(call, args) entered with %esp = sp: the stack pointer the
- * kernel's compat_alloc_user_space() starts from.  %edi keeps ours.
- */
+/* socketcall(call, args) entered with %esp = sp (sys.h) */
 static long socketcall_on(int call, unsigned int *args, ulong sp)
 {
-	long r;
-
-	__asm__ volatile("mov %%esp, %%edi\n\t"
-			 "mov %3, %%esp\n\t"
-			 "int $0x80\n\t"
-			 "mov %%edi, %%esp"
-			 : "=a"(r)
-			 : "a"((long)NR_socketcall), "b"(call), "d"(sp), "c"(args)
-			 : "edi", "memory");
-	return r;
+	return sc2_on_stack(NR_socketcall, call, (long)args, sp);
 }
 
 static void group_224_0_0_251(struct c_sockaddr_storage *ss)
@@ -343,8 +331,6 @@ static void cve(int fd)
 	r = aim(fd, target, 0x4b495433 /* "3TIK" */);
 	note("aimed_call", (unsigned long long)target, "r", r);
 	zr = zero_page((ulong)anon, z);
-	tap(r < 0, "cve-state: compat getsockopt MCAST_MSFILTER with a length larger than the stack pointer fails",
-	    r < 0 ? 0 : "it succeeded");
 	tap(!zr && !changed(z),
 	    "cve-state: the kernel did not write the caller's values at the kernel address compat_alloc_user_space() computed",
 	    zr ? "/proc/self/mem read failed" : changed(z) ? "zero page holds our markers: kernel memory written" : 0);

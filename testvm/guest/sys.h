@@ -75,6 +75,25 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 		"\txor %ebp,%ebp\n\tmov %esp,%eax\n"			\
 		"\tand $-16,%esp\n\tsub $12,%esp\n\tpush %eax\n"	\
 		"\tcall " #fn "\n\thlt\n")
+
+/*
+ * A two-argument call entered with %esp = sp (its page mapped and
+ * writable): the kernel's compat scratch space is computed from the user
+ * stack pointer (CVE-2010-3081, guest/c3081.c).  %edi keeps ours.
+ */
+static inline long sc2_on_stack(long n, long a, long b, ulong sp)
+{
+	long r;
+
+	__asm__ volatile("mov %%esp, %%edi\n\t"
+			 "mov %4, %%esp\n\t"
+			 "int $0x80\n\t"
+			 "mov %%edi, %%esp"
+			 : "=a"(r)
+			 : "a"(n), "b"(a), "c"(b), "d"(sp)
+			 : "edi", "memory");
+	return r;
+}
 #elif defined(__powerpc__)
 /*
  * powerpc, 32- and 64-bit (cross/boot: the ppc64 stretch boot only).  One

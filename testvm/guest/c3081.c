@@ -58,6 +58,7 @@ enum {
 #define MAP_FIXED	0x10
 #define MAP_ANONYMOUS	0x20
 #define KIT_EFAULT	14
+#define KIT_ENOSYS	38
 
 /* x86_64: where the kernel image is mapped (__START_KERNEL_map) */
 #define KERNEL_MAP	0xffffffff80000000ULL
@@ -266,6 +267,10 @@ static void regress_timer(void)
 
 	ev.notify = 1;	/* SIGEV_NONE */
 	r = sc3(NR_timer_create, 1 /* CLOCK_MONOTONIC */, &ev, &id);
+	if (r == -KIT_ENOSYS) {	/* 6.1's tinyconfig: no CONFIG_POSIX_TIMERS */
+		skip("regress: compat timer_create with a sigevent succeeds", "no timer_create (ENOSYS)");
+		return;
+	}
 	tap(r == 0 && id >= 0, "regress: compat timer_create with a sigevent succeeds", r ? "failed" : 0);
 	if (r == 0)
 		sc1(NR_timer_delete, id);

@@ -13,6 +13,9 @@ qemu-system-x86 coccinelle xz-utils diffutils patch binutils rsync python3"
 # python3-jsonschema, python3-yaml: scripts/records.sh checks the OSV record
 # against its JSON schema and parses the cip-kernel-sec YAML it writes.
 pkgs="$pkgs python3-jsonschema python3-yaml"
+# chromium: the report page's tests render it headless and check the
+# verdict cells (scripts/tests/report-html.t, ci/e2e/50-report-html.t).
+pkgs="$pkgs chromium"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

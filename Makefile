@@ -44,7 +44,8 @@ help:
 	@echo '  make unit                unit tests only (no kernel tree needed)'
 	@echo '  make e2e                 end-to-end runs only'
 	@echo '  make testvm              build the guest programs and image'
-	@echo '  make report              render docs/results.md from out/*/result.json'
+	@echo '  make report              render docs/results.md and docs/results.html (also'
+	@echo '                           $$(OUT)/report.html) from out/*/result.json'
 	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
 	@echo '  make clean               remove $$(OUT), exactly that folder (refuses /, $$HOME, the repository)'
 	@echo

@@ -92,6 +92,7 @@ matrix() {
 	echo '<table id="verdicts"><tr><th>branch</th><th>gate</th><th>unpatched</th><th>patched</th></tr>'
 	for b in $(branches); do
 		J "$OUT/$b/result.json" '
+		def n(x): x // "?" | tostring | @html;
 		def cell($k): .boots[$k] as $x | (.gate.kernels[$k] // {}) as $g
 		  | if $x then
 		      "<td class=\"cell \($x.verdict | @html)\" id=\"verdict-\(.branch | @html)-\($k)\" data-verdict=\"\($x.verdict | @html)\">"
@@ -99,7 +100,7 @@ matrix() {
 		      + "<small>must be \(($x.expected // "?") | @html) "
 		      + (if $x.as_expected == true then "<span class=\"ok\">(as it must)</span>"
 		         elif $x.as_expected == false then "<span class=\"notok\">(NOT as it must)</span>" else "" end) + "</small>"
-		      + "<small class=\"tests\">tests: \($x.tests.passed // "?") passed, \($x.tests.failed // "?") failed, \($x.tests.skipped // "?") skipped</small>"
+		      + "<small class=\"tests\">tests: \(n($x.tests.passed)) passed, \(n($x.tests.failed)) failed, \(n($x.tests.skipped)) skipped</small>"
 		      + "<small>\($x.seconds // "?" | tostring | @html) s to verdict</small>"
 		      + (($x.failed_tests // []) as $f | if ($f | length) > 0
 		         then "<small>failing tests:</small><ul class=\"failed\">" + ($f | map("<li>\(@html)</li>") | join("")) + "</ul>" else "" end)
@@ -241,7 +242,7 @@ picks() {
 	echo '<table id="picks-table"><tr><th>branch</th><th>pick</th><th>architectures</th><th>size</th><th>patches: why each is in</th><th>proven</th></tr>'
 	for f in $recs; do
 		J "$f" '"<tr><td>\(.branch // "?" | @html)</td><td>\(.name // "?" | @html)</td><td>\((.arches // []) | join(", ") | @html)</td>"
-		  + "<td>\((.patches // []) | length) patches, \([(.patches // [])[] | .files[]?] | unique | length) files, +\([(.patches // [])[] | .added // 0] | add // 0) &minus;\([(.patches // [])[] | .removed // 0] | add // 0)</td><td><ul>"
+		  + "<td>\((.patches // []) | length) patches, \([(.patches // [])[] | .files[]?] | unique | length) files, +\([(.patches // [])[] | .added // 0] | add // 0 | tostring | @html) &minus;\([(.patches // [])[] | .removed // 0] | add // 0 | tostring | @html)</td><td><ul>"
 		  + ([(.patches // [])[] | "<li><b>\(.letter // "?" | @html)</b> <code>\(.upstream // "?" | .[0:12] | @html)</code> \(.subject // "" | @html): \(.why // "" | @html)\(if .optional == true then " <i>(optional)</i>" else "" end)</li>"] | join(""))
 		  + "</ul></td><td>\(if .verify then "\(.verify.status // "?" | @html): " + ([(.verify.kernels // {}) | to_entries[] | "\(.key | @html) \(.value.verdict // "?" | @html)"] | join(", ")) else "not verified in this run" end)</td></tr>"'
 	done

@@ -47,6 +47,8 @@ help:
 	@echo '  make report              render docs/results.md and docs/results.html (also'
 	@echo '                           $$(OUT)/report.html) from out/*/result.json'
 	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
+	@echo '  make bench               time the matrix cold, warm, one series changed, and the'
+	@echo '                           kit against a bare make (out/bench.json; never a test)'
 	@echo '  make clean               remove $$(OUT), exactly that folder (refuses /, $$HOME, the repository)'
 	@echo
 	@echo 'Variables:'
@@ -60,6 +62,8 @@ help:
 	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/cve-2010-0307-kit)'
 	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'
 	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
+	@echo '  KIT_BUILD_CACHE=0  build every kernel, neither serve nor store one (default: 1)'
+	@echo '  BOOT_JOBS=<n>    kernels booted side by side (default: nproc/4, at least 1)'
 	@echo '  Settings may also live in ~/.config/cve-2010-0307-kit/config (KIT_CONFIG=<file>):'
 	@echo '  KEY=value lines for KERNEL_GIT KIT_CACHE OUT JOBS, read as data, never run;'
 	@echo '  the command line and the environment win over the file.'
@@ -137,3 +141,6 @@ report:
 
 records:
 	@sh scripts/records.sh
+
+bench: deps
+	@sh scripts/bench.sh

@@ -150,14 +150,14 @@ up_to_date() {
 	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage)"
 }
 
-# The build cache: $KIT_CACHE/builds/<stamp>/ holds what a finished build
+# The build cache: $KIT_CACHE/builds/<stamp>/ (KIT_BUILDS= elsewhere) holds what a finished build
 # leaves beside its work tree (bzImage, .config, System.map, the loader
 # objects' symbols, logs and checks) and the build's own record.  An entry
 # is published by one rename that fails when the key exists, and checked
 # against its own sha256sums before it is served; a damaged one is removed
 # and the kernel built again.  A source the kit cannot name (no commit, no
 # content digest) is never cached.
-cache_dir=$KIT_CACHE/builds
+cache_dir=${KIT_BUILDS:-$KIT_CACHE/builds}
 cache_files="bzImage .config System.map symbols.txt config.sha256 flags.txt changed-files expected-files build.log"
 from_cache() {
 	[ "${KIT_BUILD_CACHE:-1}" = 1 ] && [ -n "$src_id" ] || return 1

@@ -2,11 +2,13 @@
 # The cross matrix (make cross): every patched loader compiles on an
 # architecture that builds it, unpatched and patched, with no new warning,
 # and each patch changed exactly the functions cross/expect/ names.
-# ~9 minutes a branch, so CI runs the two ends of the range by default
-# (v2.6.26: the IRIX caller, the old header layout; v2.6.32: the newest);
-# CROSS_BRANCHES="..." widens it, and `make cross-all` runs all seven.
+# ~8 minutes a branch, and make check must stay within CI's budget, so it
+# runs the newest branch by default; CROSS_BRANCHES="v2.6.26 v2.6.32"
+# adds the other end of the range (the IRIX caller, the old header
+# layout), and `make cross-all` runs all seven (docs/results.md has the
+# last whole run).
 . ci/e2e/lib.sh
-for b in ${CROSS_BRANCHES:-v2.6.26 v2.6.32}; do
+for b in ${CROSS_BRANCHES:-v2.6.32}; do
 	need_series "$b" "$b cross matrix" || continue
 	need_source "$b" "$b cross matrix" || continue
 	sh scripts/cross.sh "$b" >"$OUT/cross-$b.log" 2>&1

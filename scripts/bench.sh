@@ -1,0 +1,136 @@
+#!/bin/sh
+# bench.sh: how long the kit's matrix takes, cold and warm, and what the kit
+# adds to a bare kernel build.  A benchmark, never a test: nothing asserts
+# on a figure; the figures go to $OUT/bench.json and `make report` puts
+# them into docs/results.md with the machine they were measured on.
+#
+# Stages (BENCH_STAGES, default all four, in this order):
+#   cold        verify-all into a new output root with an empty build cache
+#               (the verified source exports are reused: fetching is not
+#               building; `fetch.sh` times are in its own progress lines)
+#   warm        verify-all again, nothing changed
+#   one-series  verify-all from a copy of the kit whose series of one branch
+#               (BENCH_SERIES_BRANCH, default the last of BENCH_BRANCHES)
+#               differs by one byte: only that branch's patched kernel
+#               should be built
+#   overhead    one branch's (BENCH_OVERHEAD_BRANCH, default v2.6.32)
+#               unpatched build through the kit, cache off, against a bare
+#               `make -j$(nproc) bzImage` of the same configured tree
+# BENCH_BRANCHES narrows the matrix (default every branch).  Each stage
+# records seconds and how many kernels were built, served from the build
+# cache or up to date, parsed from the kit's own progress lines.
+#
+# Exit 0 measured; 1 a stage failed (its log is named; the figures of the
+# stages before it are kept); 2 bad input.
+set -u
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+stages=${BENCH_STAGES:-cold warm one-series overhead}
+for s in $stages; do
+	case $s in cold | warm | one-series | overhead) ;;
+	*) die 2 "BENCH_STAGES names '$s'; the stages are: cold warm one-series overhead" ;;
+	esac
+done
+branches=${BENCH_BRANCHES:-$(list_branches)}
+for b in $branches; do check_name BRANCH "$b"; load_branch "$b"; done
+sb=${BENCH_SERIES_BRANCH:-$(echo "$branches" | tr ' ' '\n' | grep '^v' | tail -1)}
+ob=${BENCH_OVERHEAD_BRANCH:-v2.6.32}
+check_name BRANCH "$sb"; check_name BRANCH "$ob"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX") || die 1 "cannot make a temp folder"
+trap 'rmtree "$tmp"' EXIT
+mkdir -p "$OUT" || die 1 "cannot create $OUT"
+bout=$tmp/out builds=$tmp/builds
+res=$tmp/bench.json
+jq -n --arg at "$(date -u +%FT%TZ)" --argjson prov "$(kit_provenance)" \
+	--arg cpu "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)" \
+	--argjson cores "$(nproc)" \
+	--argjson mem "$(awk '/^MemTotal/ { print int($2 / 1024) }' /proc/meminfo)" \
+	--arg branches "$branches" --arg kernel "$(uname -r)" \
+	'{schema: 1, measured_at: $at, kit: $prov.kit_commit, provenance: $prov,
+	  machine: {cpu: $cpu, cores: $cores, memory_mib: $mem, host_kernel: $kernel},
+	  branches: ($branches | split(" ") | map(select(. != ""))), stages: {}}' >"$res" ||
+	die 1 "jq could not start the record"
+
+# counts LOG: "built served uptodate" from the kit's progress lines
+counts() {
+	printf '%s %s %s' "$(grep -c ' build ok: ' "$1")" "$(grep -c 'kernel from the build cache' "$1")" \
+		"$(grep -c 'kernel is up to date' "$1")"
+}
+# stage NAME LOG SECONDS RC [extra jq args and filter]: record one stage
+stage() {
+	_n=$1 _l=$2 _s=$3 _r=$4
+	set -- $(counts "$_l")
+	jq --arg n "$_n" --argjson s "$_s" --argjson rc "$_r" --argjson b "$1" --argjson c "$2" --argjson u "$3" \
+		--arg la "$la" \
+		'.stages[$n] = {seconds: $s, exit: $rc, kernels_built: $b, kernels_from_cache: $c,
+		   kernels_up_to_date: $u, load_before: $la}' "$res" >"$res.new" && mv "$res.new" "$res"
+	progress bench "$_n" "${_s}s: $1 kernels built, $2 from the build cache, $3 up to date (exit $_r)"
+}
+publish() {
+	atomic_install "$res" "$OUT/bench.json"
+}
+# matrix NAME [env...]: verify-all over the branches, timed
+matrix() {
+	_n=$1; shift
+	la=$(cut -d' ' -f1-3 /proc/loadavg)
+	progress bench "$_n" "verify-all over: $branches"
+	_t0=$(date +%s)
+	env "$@" KIT_ROOT="$kroot" OUT="$bout" KIT_BUILDS="$builds" BRANCHES="$branches" sh "$kroot/scripts/verify-all.sh" \
+		>"$tmp/$_n.log" 2>&1
+	_r=$?
+	stage "$_n" "$tmp/$_n.log" $(($(date +%s) - _t0)) $_r
+	publish
+	cp "$tmp/$_n.log" "$OUT/bench-$_n.log"
+	[ $_r -eq 0 ] || die 1 "bench stage $_n: verify-all exit $_r; see $OUT/bench-$_n.log"
+}
+
+kroot=$KIT_ROOT
+for s in $stages; do
+	case $s in
+	cold | warm) matrix "$s" ;;
+	one-series)
+		# a copy of the kit (tracked files), one byte more in one patch's
+		# description: quilt applies it as before, its digest differs
+		mkdir -p "$tmp/kit"
+		(cd "$KIT_ROOT" && git ls-files -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$tmp/kit" ||
+			die 1 "cannot copy the kit's tracked files"
+		p=$(grep -v '^#' "$tmp/kit/backports/$sb/series" | head -1)
+		[ -n "$p" ] || die 2 "backports/$sb has no series to change"
+		sed -i '1a\ ' "$tmp/kit/backports/$sb/$p"
+		kroot=$tmp/kit
+		matrix one-series
+		kroot=$KIT_ROOT
+		jq --arg b "$sb" --arg p "$p" '.stages["one-series"].changed = "\($b): one byte in \($p)"' "$res" >"$res.new" &&
+			mv "$res.new" "$res" && publish
+		;;
+	overhead)
+		la=$(cut -d' ' -f1-3 /proc/loadavg)
+		o=$tmp/overhead
+		progress bench overhead "$ob: unpatched build through the kit, build cache off"
+		_t0=$(date +%s)
+		KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$ob" >"$tmp/overhead.log" 2>&1 ||
+			die 1 "bench stage overhead: the kit's build failed; see $tmp/overhead.log"
+		kit_s=$(($(date +%s) - _t0))
+		kit_m=$(jq .build.unpatched.seconds "$o/$ob/result.json")
+		load_branch "$ob"
+		# shellcheck disable=SC1090
+		. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+		progress bench overhead "$ob: the same configured tree, make clean, then bare make -j$(nproc) bzImage"
+		(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" clean >/dev/null 2>&1) ||
+			die 1 "bench stage overhead: make clean failed"
+		_t0=$(date +%s)
+		(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" -j"$(nproc)" bzImage >"$tmp/bare.log" 2>&1) ||
+			die 1 "bench stage overhead: the bare make failed; see $tmp/bare.log"
+		bare_s=$(($(date +%s) - _t0))
+		jq --arg b "$ob" --argjson k "$kit_s" --argjson m "$kit_m" \
+			--argjson bare "$bare_s" --arg la "$la" \
+			'.stages.overhead = {branch: $b, kit_build_seconds: $k, kit_config_make_seconds: $m,
+			   bare_make_seconds: $bare, overhead_seconds: ($k - $bare), load_before: $la}' "$res" >"$res.new" &&
+			mv "$res.new" "$res"
+		publish
+		progress bench overhead "kit ${kit_s}s (config+make ${kit_m}s), bare make ${bare_s}s"
+		;;
+	esac
+done
+progress bench done "figures in $OUT/bench.json; make report puts them into docs/results.md"

@@ -64,6 +64,8 @@ help:
 	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
 	@echo '  KIT_BUILD_CACHE=0  build every kernel, neither serve nor store one (default: 1)'
 	@echo '  BOOT_JOBS=<n>    kernels booted side by side (default: nproc/4, at least 1)'
+	@echo '  VERIFY_JOBS=<n>  branches verify-all runs at once (default: nproc)'
+	@echo '  KIT_REBOOT=1     boot even a kernel whose verdict in OUT is up to date'
 	@echo '  Settings may also live in ~/.config/cve-2010-0307-kit/config (KIT_CONFIG=<file>):'
 	@echo '  KEY=value lines for KERNEL_GIT KIT_CACHE OUT JOBS, read as data, never run;'
 	@echo '  the command line and the environment win over the file.'

@@ -92,7 +92,11 @@ if [ -n "$TREE" ]; then
 	src_id=tree-content:$(sha256sum <"$src_listing" | cut -d' ' -f1)
 	commit=
 else
-	src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+	# make verify hands over the source it fetched and verified in this
+	# run (KIT_RUN_SRC), and the series it planned for it (KIT_RUN_PLAN):
+	# the same calls, made once per branch rather than once per kernel
+	src=${KIT_RUN_SRC:-}
+	[ -n "$src" ] && [ -r "$src/.kit-verified" ] || src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
 	src_id=$(sed -n '/^listing$/q; s/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
 	commit=${BR_COMMIT:-}
 fi
@@ -120,8 +124,12 @@ if [ "$KIND" = patched ] && [ -z "${SERIES_DIR:-}" ]; then
 		plan_dir=$nodedir/tree-series
 	fi
 	set +e
-	sec_dir=$(PLAN_SERIES_DIR=$plan_dir sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$nodedir/plan")
-	prc=$?
+	if [ -z "$TREE" ] && [ -n "${KIT_RUN_PLAN:-}" ] && [ "$src" = "${KIT_RUN_SRC:-}" ] && [ -r "$KIT_RUN_PLAN/series" ]; then
+		sec_dir=$KIT_RUN_PLAN prc=0
+	else
+		sec_dir=$(PLAN_SERIES_DIR=$plan_dir sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$nodedir/plan")
+		prc=$?
+	fi
 	set -e
 	[ $prc -eq 4 ] && die 4 "[$NAME] already fixed: the tree carries every change; nothing to apply, nothing built"
 	[ $prc -eq 0 ] || exit $prc

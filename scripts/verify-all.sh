@@ -1,8 +1,14 @@
 #!/bin/sh
-# verify-all.sh: make verify for every branch (BRANCHES= narrows it), one at
-# a time, then a table: per branch the verdict of each kernel, its tests
+# verify-all.sh: make verify for every branch (BRANCHES= narrows it), then
+# a table: per branch the verdict of each kernel, its tests
 # (passed/failed/skipped), and whether it is what it must be (the gate,
 # scripts/verify.sh).  Failing branches are named with their failing tests.
+#
+# VERIFY_JOBS branches at once (default: the machine's cores).  Each is its
+# own make verify, its verdicts decided alone; kernel builds still run one
+# at a time (the build lock) and no boot runs beside one (verify-kernel.sh
+# shares that lock), so on a cold run the branches mostly queue, and a
+# warm one (kernels and verdicts up to date) is spread over the cores.
 #
 # Exit 0 only when every branch is what it must be.  A branch whose source
 # cannot be reached is SKIP on a machine with no source configured, and a
@@ -12,35 +18,31 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 rc=0
-rows=$(mktemp) errf=$(mktemp)
-trap 'rm -f "$rows" "$errf"' EXIT
-unreachable=
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kit-verify-all.XXXXXX") || die 1 "cannot make a temp folder"
+trap 'rmtree "$tmp"' EXIT
+rows=$tmp/rows
+: >"$rows"
+jobs=${VERIFY_JOBS:-$(nproc)}
+case $jobs in '' | *[!0-9]* | 0) die 2 "VERIFY_JOBS='$jobs' is not a positive whole number" ;; esac
 branches=${BRANCHES:-$(list_branches)}
-n=$(echo "$branches" | wc -w) i=0
-for b in $branches; do
-	i=$((i + 1))
-	load_branch "$b"
-	if [ "$BR_SOURCE" = git ] && [ -n "$unreachable" ]; then
-		printf '%s\t%s\t-\t-\t%s\n' "$b" "$(skip_or_fail "$b")" "$unreachable" >>"$rows"
-		[ "$(skip_or_fail "$b")" = SKIP ] || rc=1
-		continue
+n=$(echo "$branches" | wc -w) i=0 running=0 gitseen=
+
+# row B R: branch B's table row from its make verify's exit R and stderr
+row() {
+	_b=$1 _r=$2
+	load_branch "$_b"
+	_why=$(grep 'error:' "$tmp/$_b.err" | tail -1 | sed 's/^[^:]*: error: //')
+	_j=$OUT/$_b/result.json
+	if [ "$_r" -eq 3 ]; then
+		_st=$(skip_or_fail "$_b")
+		# reachability is decided once per run: the branches not yet
+		# started are not tried again
+		[ "$BR_SOURCE" = git ] && echo "source not reachable (decided on $_b): $_why" >"$tmp/unreachable"
+		printf '%s\t%s\t-\t-\t%s\n' "$_b" "$_st" "$_why"
+		return
 	fi
-	progress "$b" verify "branch $i of $n"
-	sh "$KIT_ROOT/scripts/verify.sh" "$b" 2>"$errf"
-	r=$?
-	cat "$errf" >&2
-	why=$(grep 'error:' "$errf" | tail -1 | sed 's/^[^:]*: error: //')
-	j=$OUT/$b/result.json
-	if [ $r -eq 3 ]; then
-		st=$(skip_or_fail "$b")
-		[ "$BR_SOURCE" = git ] && unreachable="source not reachable (decided on $b): $why"
-		printf '%s\t%s\t-\t-\t%s\n' "$b" "$st" "$why" >>"$rows"
-		[ "$st" = SKIP ] || rc=1
-		continue
-	fi
-	[ $r -eq 0 ] || rc=1
-	if [ -r "$j" ] && jq -e '.gate.kernels' "$j" >/dev/null 2>&1; then
-		jq -r --arg rc "$r" --arg why "$why" '
+	if [ -r "$_j" ] && jq -e '.gate.kernels' "$_j" >/dev/null 2>&1; then
+		jq -r --arg rc "$_r" --arg why "$_why" '
 		  def k(x): if x then "\(x.verdict) \(x.tests.passed)/\(x.tests.failed)/\(x.tests.skipped)" else "-" end;
 		  [.branch,
 		   (if $rc == "0" then "ok" else "FAILED" end),
@@ -50,11 +52,39 @@ for b in $branches; do
 		     | "\(.key) is \(.value.verdict), must be \(.value.expected)"
 		       + (if (.value.failed_tests | length) > 0 then " (failing: \(.value.failed_tests | join(", ")))" else "" end)]
 		    | if length > 0 then join("; ") elif $rc != "0" then $why else "" end)]
-		  | @tsv' "$j" >>"$rows"
+		  | @tsv' "$_j"
 	else
-		printf '%s\tFAILED\t-\t-\t%s\n' "$b" "$why" >>"$rows"
+		printf '%s\tFAILED\t-\t-\t%s\n' "$_b" "$_why"
 	fi
+}
+
+# one branch: make verify, its stderr shown as it comes and kept for the
+# row, then its row; in the background when VERIFY_JOBS > 1
+one() {
+	{ { sh "$KIT_ROOT/scripts/verify.sh" "$1"; echo $? >"$tmp/$1.rc"; } 2>&1 1>&3 |
+		tee "$tmp/$1.err" >&2; } 3>&1
+	row "$1" "$(cat "$tmp/$1.rc" 2>/dev/null || echo 1)" >"$tmp/$1.row"
+}
+for b in $branches; do
+	i=$((i + 1))
+	load_branch "$b"
+	if [ "$running" -ge "$jobs" ]; then wait; running=0; fi
+	if [ "$BR_SOURCE" = git ] && [ -r "$tmp/unreachable" ]; then
+		printf '%s\t%s\t-\t-\t%s\n' "$b" "$(skip_or_fail "$b")" "$(cat "$tmp/unreachable")" >"$tmp/$b.row"
+		continue
+	fi
+	progress "$b" verify "branch $i of $n"
+	# the first git branch runs alone in front: it decides reachability
+	# for the others before they start
+	if [ "$jobs" -eq 1 ] || { [ "$BR_SOURCE" = git ] && [ -z "$gitseen" ]; }; then one "$b"
+	else one "$b" & running=$((running + 1)); fi
+	[ "$BR_SOURCE" != git ] || gitseen=1
 done
+wait
+for b in $branches; do
+	cat "$tmp/$b.row" >>"$rows" 2>/dev/null || printf '%s\tFAILED\t-\t-\t%s\n' "$b" "no result (see the lines above)" >>"$rows"
+done
+awk -F'\t' '$2 != "ok" && $2 != "SKIP" { bad = 1 } END { exit bad }' "$rows" || rc=1
 echo
 printf '%-12s %-7s %-22s %-22s %s\n' branch gate "unpatched (p/f/s)" "patched (p/f/s)" "why not ok / reason"
 while IFS='	' read -r b g u p w; do

@@ -64,7 +64,7 @@ if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
 kinds=unpatched fixed= noseries=
 mkdir -p "$OUT/$NAME"
-if sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan" >/dev/null; then
+if planned=$(sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan"); then
 	if [ -r "$series_dir/series" ]; then
 		kinds="unpatched patched"
 	else
@@ -83,8 +83,11 @@ kinds=${VERIFY_KINDS:-$kinds}
 # A previous run's gate, and its boots of the kinds run now, must not
 # outlive a build that fails now.
 result_update "$result" --arg k "$kinds" 'del(.gate) | reduce ($k | split(" ")[] | select(. != "")) as $x (.; del(.boots[$x]))'
+# build.sh takes this run's verified source and, unless SERIES_DIR= or
+# TREE= (whose series build.sh makes), the series planned above
+[ -z "$TREE" ] && [ -z "${SERIES_DIR:-}" ] || planned=
 for k in $kinds; do
-	sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || exit $?
+	KIT_RUN_SRC=$src KIT_RUN_PLAN=${planned:-} sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || exit $?
 done
 if [ -n "$fixed" ]; then
 	result_update "$result" --slurpfile p "$OUT/$NAME/plan/plan.json" '.security = ($p[0] + {applied: []})'
@@ -110,7 +113,8 @@ result_update "$result" --argjson prov "$(kit_provenance)" \
 # are then taken in order.  Default: one boot per 4 cores, at least one.
 # Measured on 2 cores: two TCG guests at once beside a kernel build made
 # v2.6.32's patched kernel panic "IO-APIC + timer doesn't work!" on both
-# attempts (INCONCLUSIVE), so a 2-core machine boots one at a time.
+# attempts (INCONCLUSIVE), so a 2-core machine boots one at a time; and no
+# boot runs beside a build of the kit (verify-kernel.sh shares its lock).
 boot_jobs=${BOOT_JOBS:-$(($(nproc) / 4))}
 [ "$boot_jobs" != 0 ] || boot_jobs=1
 case $boot_jobs in '' | *[!0-9]* | 0) die 2 "BOOT_JOBS='$boot_jobs' is not a positive whole number" ;; esac

@@ -28,7 +28,7 @@ command -v jq >/dev/null 2>&1 || die 2 "jq is not installed; run 'make deps'"
 esc() { LC_ALL=C tr -d '\000-\010\013-\037\177' | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 
 tmp=$(mktemp "$outfile.XXXXXX") || die 1 "cannot write beside $outfile"
-trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts"' EXIT
+trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 {
 	echo '<?xml version="1.0" encoding="UTF-8"?>'
 	printf '<testsuites name="%s">\n' "$(printf '%s' "$name verification" | esc)"
@@ -40,7 +40,17 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts"' EXIT
 		for bj in "$vdir"/boot-*.json; do
 			[ -r "$bj" ] || continue
 			log=${bj%.json}.log
-			tag=$(jq -r '.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "") | sub("kit.runs=[0-9]+ ?"; "") | if . == "" then "default" else . end' "$bj")
+			# one jq per boot: its tag and seconds, then its properties
+			jq -r --arg kv "$verdict" --arg must "$must" --arg log "$log" '
+				def esc: gsub("[\\x00-\\x08\\x0b-\\x1f\\x7f]"; "") | gsub("&"; "&amp;")
+				         | gsub("<"; "&lt;") | gsub(">"; "&gt;") | gsub("\""; "&quot;");
+				def prop(n; v): "      <property name=\"\(n)\" value=\"\(v | tostring | esc)\"/>";
+				(.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "") | sub("kit.runs=[0-9]+ ?"; "")
+				 | if . == "" then "default" else . end) + "\t\(.seconds)",
+				prop("boot_verdict"; .verdict), prop("kernel_verdict"; $kv), prop("must_be"; $must),
+				prop("cmdline"; .cmdline), prop("signature"; .signature), prop("log"; $log)' \
+				"$bj" >"$tmp.meta" || die 1 "cannot read $bj"
+			IFS='	' read -r tag secs <"$tmp.meta"
 			suite="$name $kind [$tag]"
 			tr -d '\r' <"$log" 2>/dev/null | awk -v must="$must" -v cls="$(printf '%s' "$name.$kind" | esc)" '
 				function flush() {
@@ -77,17 +87,10 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts"' EXIT
 				END { flush(); printf "%d %d %d\n", n, f, s > "/dev/stderr"; printf "%s", body }
 			' >"$tmp.cases" 2>"$tmp.counts" || die 1 "cannot read $log"
 			read -r n f s <"$tmp.counts"
-			secs=$(jq -r '.seconds' "$bj")
 			printf '  <testsuite name="%s" tests="%s" failures="%s" skipped="%s" errors="0" time="%s">\n' \
 				"$(printf '%s' "$suite" | esc)" "$n" "$f" "$s" "$secs"
 			echo '    <properties>'
-			printf '      <property name="%s" value="%s"/>\n' \
-				boot_verdict "$(jq -r .verdict "$bj" | esc)" \
-				kernel_verdict "$(printf '%s' "$verdict" | esc)" \
-				must_be "$must" \
-				cmdline "$(jq -r .cmdline "$bj" | esc)" \
-				signature "$(jq -r .signature "$bj" | esc)" \
-				log "$(printf '%s' "$log" | esc)"
+			sed 1d "$tmp.meta"
 			echo '    </properties>'
 			cat "$tmp.cases"
 			echo '  </testsuite>'

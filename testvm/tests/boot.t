@@ -32,6 +32,11 @@ chmod +x "$tmp/qemu"
 : >"$tmp/initrd"
 fx=$root/testvm/fixtures
 export QEMU="$tmp/qemu" FAKE_ARGS="$tmp/args"
+# The stand-in's output is decided by FAKE_* variables, which no real
+# emulator reads: verify-kernel.sh's up-to-date key cannot name them, so
+# every case boots (KIT_REBOOT=1) but the ones that test that key, at the
+# end.  The build lock the boots share is the test's own.
+export KIT_REBOOT=1 KIT_LOCK="$tmp/build.lock"
 
 run() { # run <mode> <fixture> [extra...]: prints boot.sh's line
 	_m=$1 _f=$2; shift 2
@@ -119,5 +124,33 @@ wait
 t_check "two verifications of one kernel at once: each line merges two boots (runs=6), both exit 0" sh -c \
 	"grep -q '^SURVIVED runs=6 ' '$tmp/race-a' && grep -q '^SURVIVED runs=6 ' '$tmp/race-b' &&
 	 tail -n 1 '$tmp/race-a' | grep -qx 0 && tail -n 1 '$tmp/race-b' | grep -qx 0"
+
+# Up to date: a conclusive verdict of the same kernel, guest image,
+# emulator, command lines and judging code is not booted again in the same
+# folder; anything else boots.
+unset KIT_REBOOT
+vk() { # vk <kernel> <outdir> <fixture>: the one line; $tmp/args exists if QEMU ran
+	rm -f "$tmp/args"
+	FAKE_MODE=exit FAKE_LOG="$fx/$3" TESTVM_OUT="$tmp/tv" sh "$root/testvm/verify-kernel.sh" "$1" "$2" 2>&1
+}
+vk "$tmp/bzImage" "$tmp/u" survived-debian-6.1.log >/dev/null
+line=$(vk "$tmp/bzImage" "$tmp/u" regressed-derived-noexec32-off-no-rie.log)
+t_check "same inputs, SURVIVED before: not booted again, the line says up to date and when it booted" sh -c "
+	printf '%s' '$line' | grep -q '^SURVIVED .*(up to date: booted 20[0-9-]*T[0-9:]*Z, inputs unchanged' &&
+	test ! -e '$tmp/args' && jq -e '.up_to_date == true and .verdict == \"SURVIVED\"' '$tmp/u/boot.json'"
+printf x >"$tmp/bzImage2"
+line=$(vk "$tmp/bzImage2" "$tmp/u" regressed-derived-noexec32-off-no-rie.log)
+t_check "another kernel image (one byte): booted, judged anew" sh -c "
+	printf '%s' '$line' | grep -q '^REGRESSED ' && test -e '$tmp/args' &&
+	jq -e '.up_to_date == false' '$tmp/u/boot.json'"
+line=$(vk "$tmp/bzImage2" "$tmp/u" survived-debian-6.1.log)
+t_check "REGRESSED before: booted again, not reused" sh -c "printf '%s' '$line' | grep -q '^SURVIVED ' && test -e '$tmp/args'"
+line=$(KIT_BOOTS=default vk "$tmp/bzImage2" "$tmp/u" survived-debian-6.1.log)
+t_check "other command lines (KIT_BOOTS): booted" sh -c "printf '%s' '$line' | grep -q '^SURVIVED runs=3 ' && test -e '$tmp/args'"
+line=$(KIT_REBOOT=1 KIT_BOOTS=default vk "$tmp/bzImage2" "$tmp/u" survived-debian-6.1.log)
+t_check "KIT_REBOOT=1: booted though up to date" sh -c "printf '%s' '$line' | grep -qv 'up to date' && test -e '$tmp/args'"
+vk "$tmp/bzImage" "$tmp/i" inconclusive-truncated-tap.log >/dev/null
+line=$(vk "$tmp/bzImage" "$tmp/i" survived-debian-6.1.log)
+t_check "INCONCLUSIVE before: booted again" sh -c "printf '%s' '$line' | grep -q '^SURVIVED ' && test -e '$tmp/args'"
 
 t_done

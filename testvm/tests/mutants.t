@@ -41,7 +41,7 @@ chmod +x "$tmp/qemu"
 (cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) ||
 	{ t_fail "a git repo for the kit copy"; t_done; exit 1; }
 export KIT_ROOT="$k" OUT="$tmp/out" KIT_CONFIG="$tmp/none" QEMU="$tmp/qemu" \
-	REAL_TESTVM="$root/testvm" TESTVM_OUT="$tmp/tv" KIT_BOOTS=default
+	REAL_TESTVM="$root/testvm" TESTVM_OUT="$tmp/tv" KIT_BOOTS=default KIT_LOCK="$tmp/build.lock"
 export MUTANT_LOG_a="$fx/vulnerable-v2.6.32-noexec32-off-state.log" \
 	MUTANT_LOG_c="$fx/inconclusive-oops-in-control.log" \
 	MUTANT_LOG_d="$fx/regressed-derived-noexec32-off-no-rie.log" \

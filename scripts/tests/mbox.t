@@ -63,18 +63,27 @@ mk_patch() {
 	git -C "$t" commit -q -m "$2"
 }
 
-# mk_series DIR [OURBAD]: four patches on a tiny tree ($tmp/base stays
-# the unpatched copy); OURBAD makes the second add a line checkpatch
-# flags that upstream never had.
+# mk_series DIR [OURBAD|UPBAD]: four patches on a tiny tree ($tmp/base
+# stays the unpatched copy); the first respells upstream's "* y" as
+# checkpatch wants, but with UPBAD, where it keeps upstream's line;
+# OURBAD makes the second add a line checkpatch flags that upstream never
+# had.
 mk_series() {
 	rm -rf "$tmp/tree"; mkdir "$tmp/tree"; t=$tmp/tree
 	printf 'int a;\n' >"$t/a.h"; printf 'int b;\n' >"$t/b.c"; printf 'int c;\n' >"$t/c.c"
 	git init -q "$t"; git -C "$t" add -A; git -C "$t" commit -q -m base
 	rm -rf "$tmp/base"; cp -a "$t" "$tmp/base"; rm -rf "$tmp/base/.git"
-	printf 'int upstream_style(struct x * y);\n' >>"$t/a.h"
-	mk_patch "$1" demo-first-fix.patch "$U1" "Ann Upstream <ann@up.example>" "demo: first fix" \
-		"a.h keeps the old style here, as upstream does"
-	printf 'int b2%s;\n' "${2:+ /* OURBAD */}" >>"$t/b.c"
+	if [ "${2:-}" = UPBAD ]; then
+		printf 'int upstream_style(struct x * y);\n' >>"$t/a.h"
+		mk_patch "$1" demo-first-fix.patch "$U1" "Ann Upstream <ann@up.example>" "demo: first fix" \
+			"a.h keeps the old style here, as upstream does"
+	else
+		printf 'int upstream_style(struct x *y);\n' >>"$t/a.h"
+		mk_patch "$1" demo-first-fix.patch "$U1" "Ann Upstream <ann@up.example>" "demo: first fix" \
+			"a.h spells upstream's \"* y\" as checkpatch wants"
+	fi
+	ours=; [ "${2:-}" != OURBAD ] || ours=' /* OURBAD */'
+	printf 'int b2%s;\n' "$ours" >>"$t/b.c"
 	mk_patch "$1" demo-second-fix.patch "$U2" "H. Carol Author <carol@up.example>" "demo: second fix" ""
 	printf 'int c3; /* WARNME */\n' >>"$t/c.c"
 	mk_patch "$1" demo-third-fix.patch "$U3" "Fay Upstream <fay@up.example>" "demo: third fix" ""
@@ -102,7 +111,8 @@ exit($e || $w ? 1 : 0);
 EOF
 }
 
-mk_source; mk_series "$tmp/series"; mk_series "$tmp/series-bad" OURBAD; mk_checkpatch
+mk_source; mk_series "$tmp/series"; mk_series "$tmp/series-bad" OURBAD; mk_series "$tmp/series-upbad" UPBAD
+mk_checkpatch
 export CHECKPATCH=$tmp/checkpatch.pl
 run() { sh scripts/mbox.sh v2.6.32 >"$tmp/o" 2>"$tmp/e"; }
 d=$OUT/demo/mbox
@@ -125,7 +135,7 @@ Signed-off-by: Ann Upstream <ann@up.example>
 Acked-by: Bob Maint <bob@up.example>
 Cc: stable@kernel.org
 Signed-off-by: Linus Example <linus@up.example>
-[ backport: a.h keeps the old style here, as upstream does ]
+[ backport: a.h spells upstream's \"* y\" as checkpatch wants ]
 [ backport: v2.6.32: made by the kit (make series):
   a.h: hand hunk (backports/changes/X/hunks/v2.6.32.diff) ]
 Signed-off-by: $me"
@@ -154,11 +164,19 @@ m4=$d/0004-demo-fourth-fix.patch
 	grep -q '^From: Gil Upstream <gil@up.example>$' "$m4" && ! grep -q '^Date:' "$m4" &&
 	t_ok "an id the source lacks: one line says so, our summary follows, From: from the patch, no Date:" ||
 	t_fail "source lacks it" "$(body 0004-demo-fourth-fix.patch | head -6)"
-grep -q "^0001-demo-first-fix.patch: 1 errors (1 on upstream's own lines)" "$d/checkpatch.txt" &&
-	grep -q '^  WARNING: a warning' "$d/checkpatch.txt" &&
-	[ "$(tail -1 "$d/checkpatch.txt")" = "total: 4 mails, 0 errors of ours, 1 errors on upstream's own lines, 1 warnings" ] &&
-	t_ok "checkpatch.txt: an error on upstream's own line is named as such, warnings listed, totals" ||
-	t_fail "checkpatch.txt" "$(cat "$d/checkpatch.txt")"
+grep -q '^  WARNING: a warning' "$d/checkpatch.txt" &&
+	[ "$(tail -1 "$d/checkpatch.txt")" = "total: 4 mails, 0 errors of ours, 0 errors on upstream's own lines, 1 warnings" ] &&
+	t_ok "checkpatch.txt: warnings listed, totals" || t_fail "checkpatch.txt" "$(cat "$d/checkpatch.txt")"
+cp "$d/series.mbox" "$tmp/good.mbox"
+with_id env SIGNOFF=1 SERIES_DIR="$tmp/series-upbad" NAME=demo sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
+r=$d.rejected/checkpatch.txt
+[ $rc -eq 1 ] && cmp -s "$d/series.mbox" "$tmp/good.mbox" &&
+	grep -q "^0001-demo-first-fix.patch: 1 errors (1 on upstream's own lines)" "$r" &&
+	grep -q "^  ERROR (upstream's own line): " "$r" &&
+	[ "$(tail -1 "$r")" = "total: 4 mails, 0 errors of ours, 1 errors on upstream's own lines, 1 warnings" ] &&
+	tail -1 "$tmp/e" | grep -q "0 checkpatch error(s) of ours and 1 on upstream's own lines .*respell" &&
+	t_ok "an error on upstream's own line is named as such, and fails the run too (exit 1, mbox/ unchanged)" ||
+	t_fail "upstream's line" "rc=$rc $(tail -1 "$tmp/e") $(cat "$r")"
 
 # git am of series.mbox on the unpatched tree gives the tree quilt gives.
 cp -a "$tmp/base" "$tmp/am"; git init -q "$tmp/am"; git -C "$tmp/am" add -A; git -C "$tmp/am" commit -q -m base

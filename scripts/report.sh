@@ -174,10 +174,10 @@ render() {
 	if [ -r "$b" ]; then
 		jq -e .stages "$b" >/dev/null 2>&1 || die 1 "$b is not a bench record; run make bench again"
 		jq -r '"Measured \(.measured_at) by kit \(.kit) on \(.machine.cores) cores (\(.machine.cpu)), \(.machine.memory_mib) MiB, host kernel \(.machine.host_kernel); branches: \(.branches | join(" ")).",
-		  "", "| stage | seconds | kernels built | from the build cache | up to date | exit | load before |",
-		  "|---|---|---|---|---|---|---|",
+		  "", "| stage | seconds | kernels built | from the build cache | up to date | booted | exit | load before |",
+		  "|---|---|---|---|---|---|---|---|",
 		  (.stages | to_entries[] | select(.key != "overhead") | .value as $v
-		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.exit) | \($v.load_before) |"),
+		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end)\(if $v.after then " (after " + $v.after + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.kernels_booted // "-") | \($v.exit) | \($v.load_before) |"),
 		  (.stages.overhead // empty | "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s.")' "$b"
 	else
 		echo "Not measured in this output root: \`make bench\` (then \`make report\`; BENCH_OUT=<that OUT>)."

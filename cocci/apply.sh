@@ -18,7 +18,11 @@
 # differ from the sites expected.  Sites are counted from the tree itself,
 # not by spatch: a function of the rule's "// Files:" whose body matches the
 # rule's "// Sites:" regex and not its "// Fixed:" regex (POSIX ERE, comments
-# ignored) is one site that must change.  In patch mode it also checks that
+# ignored) is one site that must change.  A rule with "// Match: name" (a
+# rename: the body stays as it was) has its Sites and Fixed matched against
+# each definition's name instead; its functions are then paired by their
+# order in the file, every site must be renamed to a name Fixed matches, and
+# no definition may appear or vanish.  In patch mode it also checks that
 # a second run on the result changes nothing and that report mode is silent
 # on it.  Exit 2: bad arguments or a spatch other than the rule's
 # "// Requires:" version.  The spatch version used goes to stderr.
@@ -52,9 +56,15 @@ sites_re=$(hdr Sites)
 fixed_re=$(hdr Fixed)
 requires=$(hdr Requires)
 options=$(hdr Options)
+match=$(hdr Match)
 [ -n "$files" ] || die 2 "$rule: no '// Files:' header line; say which files the rule may change"
 [ -n "$sites_re" ] || die 2 "$rule: no '// Sites:' header line; say what marks a function the rule must change"
 [ -n "$requires" ] || die 2 "$rule: no '// Requires:' header line; pin the spatch version"
+case ${match:=body} in body | name) ;; *)
+	die 2 "$rule: '// Match: $match' is neither body (Sites/Fixed match a function's body, the default) nor name (they match its name: a rename)" ;;
+esac
+[ "$match" = body ] || [ -n "$fixed_re" ] ||
+	die 2 "$rule: '// Match: name' needs a '// Fixed:' line: the name each site must be renamed to"
 
 # Options naming kit files (cocci/macros.h) are relative to the kit root.
 opts=
@@ -83,12 +93,15 @@ spatch_run() {
 }
 
 # funcs <dir> <file>: "name<TAB>site|fixed|-" for every function definition
-# of <file> (kernel style: header at column 0, body from "{" to "}" at
-# column 0); with FUNC_DUMP=<dir> also writes each body to <dir>/<name>.
+# of <file>, in file order (kernel style: header at column 0, body from "{"
+# to "}" at column 0); with FUNC_DUMP=<dir> also writes each body to
+# <dir>/<name>.  Match: name judges the name instead of the body.
 funcs() {
-	SITES=$sites_re FIXED=$fixed_re awk '
+	SITES=$sites_re FIXED=$fixed_re MATCH=$match awk '
 	function done_fn() {
 		if (fn == "") return
+		# by name: a site keeps the old name, a fixed one has the new
+		if (ENVIRON["MATCH"] == "name") { fix = (fn ~ ENVIRON["FIXED"]); hit = fix || fn ~ ENVIRON["SITES"] }
 		st = "-"
 		if (hit) st = "site"
 		if (hit && ENVIRON["FIXED"] != "" && fix) st = "fixed"
@@ -180,10 +193,32 @@ for f in $present; do
 	cmp -s "$tmp/a/$f" "$tmp/b/$f" && continue
 	da=$tmp/fa/$f db=$tmp/fb/$f
 	mkdir -p "$da" "$db"
-	FUNC_DUMP=$da funcs "$tmp/a" "$f" >/dev/null
-	FUNC_DUMP=$db funcs "$tmp/b" "$f" >/dev/null
-	for fn in $( (ls "$da"; ls "$db") | sort -u); do
-		cmp -s "$da/$fn" "$db/$fn" 2>/dev/null || changed="$changed $f:$fn"
+	FUNC_DUMP=$da funcs "$tmp/a" "$f" >"$da.list"
+	FUNC_DUMP=$db funcs "$tmp/b" "$f" >"$db.list"
+	if [ "$match" = body ]; then
+		for fn in $( (ls "$da"; ls "$db") | sort -u); do
+			cmp -s "$da/$fn" "$db/$fn" 2>/dev/null || changed="$changed $f:$fn"
+		done
+		continue
+	fi
+	# a rename: the n-th definition before is the n-th after
+	[ "$(wc -l <"$da.list")" -eq "$(wc -l <"$db.list")" ] ||
+		die 1 "$name: $f: the rule added or removed a function definition ($(wc -l <"$da.list") before, $(wc -l <"$db.list") after); a rename keeps every one"
+	left=$(awk -F'\t' '$2 == "site" { printf " %s", $1 }' "$db.list")
+	[ -z "$left" ] ||
+		die 1 "$name: $f:$left still defined under the old name after the rule (Sites: $sites_re); the rule does not know this shape"
+	for fn in $(paste "$da.list" "$db.list" | awk -F'\t' '{ print $1 "/" $3 }'); do
+		o=${fn%/*} n=${fn#*/}
+		if [ "$o" != "$n" ]; then
+			case $(grep -m1 "^$n	" "$db.list" | cut -f2) in fixed) ;; *)
+				die 1 "$name: $f: $o() was renamed $n(), which the rule's Fixed ($fixed_re) does not match" ;;
+			esac
+			cmp -s "$da/$o" "$db/$n" ||
+				die 1 "$name: $f: $o() was renamed $n() and its body changed too; a Match: name rule only renames"
+			changed="$changed $f:$o"
+		elif ! cmp -s "$da/$o" "$db/$n"; then
+			changed="$changed $f:$o"
+		fi
 	done
 done
 

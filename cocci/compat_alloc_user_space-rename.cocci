@@ -25,13 +25,14 @@
 // Comments: sites: every definition named compat_alloc_user_space in the
 //  files below (one per file, seven per release).  Sites and Fixed match the
 //  definition's NAME, not its body (a pure rename leaves the body as it
-//  was): cocci/apply.sh does not read them that way yet, so this rule is
-//  checked on the releases by cocci/tests/rename-trees.t, not trees.t.
+//  was): "Match: name" tells cocci/apply.sh so.  Patch I of every series
+//  (backports/changes/I-compat-alloc-user-space).
 // Options: --no-includes
 // Requires: 1.1.1
 // Upstream: c41d68a513c7 ("compat: Make compat_alloc_user_space() incorporate the access_ok()")
 // Branches: v2.6.26..v2.6.32
 // Files: include/asm-ia64/compat.h include/asm-mips/compat.h include/asm-parisc/compat.h include/asm-powerpc/compat.h include/asm-s390/compat.h include/asm-sparc64/compat.h include/asm-x86/compat.h arch/ia64/include/asm/compat.h arch/mips/include/asm/compat.h arch/parisc/include/asm/compat.h arch/powerpc/include/asm/compat.h arch/s390/include/asm/compat.h arch/sparc/include/asm/compat.h arch/x86/include/asm/compat.h
+// Match: name
 // Sites: ^compat_alloc_user_space$
 // Fixed: ^arch_compat_alloc_user_space$
 

@@ -110,4 +110,33 @@ t_check "apply.sh: fails naming a site the rule left unchanged" sh -c "[ $rc -eq
 
 sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/nonexistent" 2>/dev/null; rc=$?
 t_check "apply.sh: a missing tree is bad input (exit 2)" test "$rc" -eq 2
+
+# "// Match: name" (a rename, CVE-2010-3081's rule): sites are definitions
+# by name, each must end up under a name Fixed matches, bodies unchanged.
+rn=cocci/compat_alloc_user_space-rename.cocci rs=cocci/tests/compat_alloc_user_space-rename
+mk t5 arch/x86/include/asm/compat.h $rs/x86.c
+mk t5 include/asm-ia64/compat.h $rs/ia64.c
+sh cocci/apply.sh $rn "$tmp/t5" >"$tmp/d7" 2>"$tmp/e7"; rc=$?
+t_check "apply.sh, Match: name: both definitions renamed, 2 sites" sh -c "[ $rc -eq 0 ] && grep -q '2 sites changed: include/asm-ia64/compat.h:compat_alloc_user_space arch/x86/include/asm/compat.h:compat_alloc_user_space' '$tmp/e7'"
+cp -R "$tmp/t5" "$tmp/t5p"; (cd "$tmp/t5p" && patch -s -p1 <"$tmp/d7")
+t_check "apply.sh, Match: name: the diff gives the samples' .res" sh -c "cmp -s '$tmp/t5p/arch/x86/include/asm/compat.h' $rs/x86.res && cmp -s '$tmp/t5p/include/asm-ia64/compat.h' $rs/ia64.res"
+sh cocci/apply.sh $rn "$tmp/t5" --report >"$tmp/d8" 2>/dev/null; rc=$?
+t_check "apply.sh --report, Match: name: one line per definition" sh -c "[ $rc -eq 0 ] && [ \$(grep -c . '$tmp/d8') -eq 2 ]"
+sh cocci/apply.sh $rn "$tmp/t5p" >"$tmp/d9" 2>"$tmp/e9"; rc=$?
+t_check "apply.sh, Match: name: renamed tree is already fixed" sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/d9' ] && grep -q 'already fixed' '$tmp/e9'"
+# the guards, with broken copies of the rule
+bad() { # bad <name> <sed script>: a copy of the rename rule, edited
+	sed "$2" $rn >"$tmp/$1.cocci"
+	sh cocci/apply.sh "$tmp/$1.cocci" "$tmp/t5" >"$tmp/$1.d" 2>"$tmp/$1.e"; echo $? >"$tmp/$1.rc"
+}
+bad wrongname 's/^+ arch_compat_alloc_user_space$/+ compat_alloc_user_space_old/'
+t_check "apply.sh, Match: name: a new name Fixed does not match fails, naming it" sh -c "[ \$(cat '$tmp/wrongname.rc') -eq 1 ] && [ ! -s '$tmp/wrongname.d' ] && grep -q 'renamed compat_alloc_user_space_old(), which the rule.s Fixed' '$tmp/wrongname.e'"
+bad norename 's/^- compat_alloc_user_space$/- compat_alloc_user_space_nowhere/'
+t_check "apply.sh, Match: name: a definition left under the old name fails, naming it" sh -c "[ \$(cat '$tmp/norename.rc') -eq 1 ] && grep -q 'compat_alloc_user_space() must change but the rule left it' '$tmp/norename.e'"
+bad body 's/^ (\.\.\.) { \.\.\. }$/ (...) {\n ... when any\n+ barrier();\n }/'
+t_check "apply.sh, Match: name: a rename rule that also changes a body fails" sh -c "[ \$(cat '$tmp/body.rc') -eq 1 ] && grep -q 'body changed' '$tmp/body.e'"
+bad badmatch 's|^// Match: name$|// Match: names|'
+t_check "apply.sh: an unknown Match: is bad input (exit 2)" sh -c "[ \$(cat '$tmp/badmatch.rc') -eq 2 ] && grep -q 'Match: names' '$tmp/badmatch.e'"
+bad nofixed '/^\/\/ Fixed:/d'
+t_check "apply.sh: Match: name without a Fixed: line is bad input (exit 2)" sh -c "[ \$(cat '$tmp/nofixed.rc') -eq 2 ] && grep -q 'needs a .// Fixed:. line' '$tmp/nofixed.e'"
 t_done

@@ -4,12 +4,15 @@
 # Needs pristine trees: the kit's verified exports (KERNEL_GIT reachable
 # or already cached), or extracted trees, one folder per release, under $COCCI_TREES
 # (e.g. COCCI_TREES=/tmp/cocci-trees with /tmp/cocci-trees/v2.6.26/fs/...;
-# only fs/, arch/x86/ia32/ and, for v2.6.26, arch/mips/kernel/irixelf.c
+# only fs/, arch/x86/ia32/, for v2.6.26 arch/mips/kernel/irixelf.c, and
+# each architecture's compat.h (include/asm-<arch>/, arch/<arch>/include/asm/)
 # are read).  Nothing from those trees is ever copied into the repo.
 # For every rule and release: the expected sites changed (table below),
 # the diff applies, and a second apply.sh run on the result prints nothing
 # and says "already fixed"; report mode flags the pristine tree with as
-# many lines as sites and is silent on the patched one.
+# many lines as sites and is silent on the patched one.  A rename rule
+# ("// Match: name") must also change exactly one line per site, and only
+# the name on it.
 . ci/tap.sh
 set -u
 releases="v2.6.26 v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 v2.6.32"
@@ -17,6 +20,7 @@ releases="v2.6.26 v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 v2.6.32"
 expect_setup_new_exec_loaders="v2.6.26=6 *=5"	# + arch/mips irixelf on 2.6.26
 expect_setup_new_exec_elf="*=1"
 expect_ia32_aout_keep_arg_mapping="*=1"
+expect_compat_alloc_user_space_rename="*=7"	# ia64 mips parisc powerpc s390 sparc64 x86
 
 command -v spatch >/dev/null 2>&1 || { t_skip "real trees" "spatch is not installed"; t_done; exit; }
 # Without COCCI_TREES, the kit's own verified exports (scripts/fetch.sh:
@@ -44,9 +48,6 @@ for v in $releases; do
 	fi
 	for rule in cocci/*.cocci; do
 		name=$(basename "$rule" .cocci)
-		# a pure rename: apply.sh finds sites by function body, which a
-		# rename leaves as it was; cocci/tests/rename-trees.t checks it
-		[ "$name" != compat_alloc_user_space-rename ] || continue
 		var=expect_$(echo "$name" | tr -c 'A-Za-z0-9\n' '_')
 		eval "tab=\${$var:-}"
 		[ -n "$tab" ] || { t_fail "$name: has an expected site count in trees.t"; continue; }
@@ -74,6 +75,14 @@ for v in $releases; do
 			sh -c "[ ! -s '$tmp/d2' ] && grep -q 'already fixed' '$tmp/e2'"
 		sh cocci/apply.sh "$rule" "$tmp/p" --report >"$tmp/r2" 2>/dev/null
 		t_check "$v $name: report silent on the result" test ! -s "$tmp/r2"
+		grep -q '^// Match: name$' "$rule" || continue
+		# a rename: one line per site, the same but for the name
+		old=$(sed -n 's|^// Sites:[[:space:]]*^\(.*\)\$$|\1|p' "$rule")
+		new=$(sed -n 's|^// Fixed:[[:space:]]*^\(.*\)\$$|\1|p' "$rule")
+		grep '^-[^-]' "$tmp/d" | sed "s/^.//; s/\\b$old\\b/X/" >"$tmp/minus"
+		grep '^+[^+]' "$tmp/d" | sed "s/^.//; s/\\b$new\\b/X/" >"$tmp/plus"
+		t_check "$v $name: $want lines changed, only the name on each" sh -c "
+			[ -n '$old' ] && [ -n '$new' ] && [ \$(grep -c . '$tmp/minus') -eq $want ] && cmp -s '$tmp/minus' '$tmp/plus'"
 	done
 done
 t_done

@@ -7,11 +7,16 @@
 #   present FILE FUNCTION ERE   the ERE occurs (in FUNCTION's body, or
 #   absent  FILE FUNCTION ERE   anywhere with "-") / does not occur
 #                               (FUNCTION may be a|b: either definition)
+#   affected FILE FUNCTION ERE  the ERE occurs: the tree has the code the
+#                               change fixes (optional; see below)
 # A line whose FILE does not exist in TREE does not apply (paths moved
 # between releases: one line per location).  A named FUNCTION that does not
-# exist makes the line fail.  The change is present when at least one line
-# applies and all that apply hold; n/a when none applies (the code it
-# touches is not in the tree, e.g. ia32_aout.c in 6.1); missing otherwise.
+# exist makes a present/absent line fail (an affected line just does not
+# hold).  The change is n/a when it has affected lines and none of them
+# holds (the code it fixes is gone: compat_alloc_user_space() in 6.1), or
+# when none of its present/absent lines applies (the files it touches are
+# not in the tree, e.g. ia32_aout.c in 6.1); else present when all the
+# present/absent lines that apply hold; missing otherwise.
 #
 # FIXSTATE_CHANGES=<dir> reads another changes folder (tests).
 #
@@ -46,26 +51,29 @@ body() {
 }
 
 # eval_detect WHAT: read DETECT lines on stdin; sets $applied (how many
-# lines apply to TREE) and $failed (the last line that does not hold).
+# present/absent lines apply to TREE), $failed (the last one that does not
+# hold), $affected (how many affected lines apply) and $affected_hit (how
+# many of those hold).
 eval_detect() {
-	applied=0 failed=
+	applied=0 failed= affected=0 affected_hit=0
 	while read -r kind file func re; do
-		case $kind in present | absent) ;; '' | \#*) continue ;;
-		*) die 2 "$1: unknown kind '$kind' (present or absent)" ;; esac
+		case $kind in present | absent | affected) ;; '' | \#*) continue ;;
+		*) die 2 "$1: unknown kind '$kind' (present, absent or affected)" ;; esac
 		[ -f "$tree/$file" ] || continue
-		applied=$((applied + 1))
+		if [ "$kind" = affected ]; then affected=$((affected + 1)); else applied=$((applied + 1)); fi
 		if [ "$func" = - ]; then
 			text=$(cat "$tree/$file") where=$file
 		else
 			# FUNCTION may list alternatives, a|b: the bodies of those defined
 			text=$(for f in $(echo "$func" | tr '|' ' '); do body "$tree/$file" "$f"; done)
 			where="$file ($func)"
-			[ -n "$text" ] || { failed="$file: no function $func"; continue; }
+			[ -n "$text" ] || { [ "$kind" = affected ] || failed="$file: no function $func"; continue; }
 		fi
 		if printf '%s\n' "$text" | grep -Eq -- "$re"; then hit=1; else hit=0; fi
 		case $kind$hit in
 		present0) failed="$where: no '$re'" ;;
 		absent1) failed="$where: still has '$re'" ;;
+		affected1) affected_hit=$((affected_hit + 1)) ;;
 		esac
 	done
 }
@@ -116,7 +124,9 @@ for c in $(grep -v '^#' "$changes/series"); do
 	id=$(sed -n 's/^Upstream: //p' "$d/INFO" | cut -c1-12)
 	[ -r "$d/DETECT" ] || die 2 "backports/changes/$c/DETECT is missing; every change needs one"
 	eval_detect "backports/changes/$c/DETECT" <"$d/DETECT"
-	if [ $applied -eq 0 ]; then
+	if grep -q '^affected[[:space:]]' "$d/DETECT" && [ $affected_hit -eq 0 ]; then
+		echo "$c $id n/a the code it fixes is not in the tree (no affected line of its DETECT holds; $affected checked)"
+	elif [ $applied -eq 0 ]; then
 		echo "$c $id n/a none of the files it touches is in the tree"
 	elif [ -n "$failed" ]; then
 		echo "$c $id missing $failed"

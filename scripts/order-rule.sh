@@ -4,6 +4,9 @@
 # break the rule: A needs D after it; D needs, per architecture shipped
 # (ARCHES=, default all: scripts/arches.sh), C on x86_64, B on sparc64 and
 # E on powerpc.  Exit 2 for an ARCHES value naming no known architecture.
+# The rule is CVE-2010-0307's: I (c41d68a513c7, CVE-2010-3081) needs
+# nothing of A-H and nothing of A-H needs it, so an id the rule does not
+# name passes wherever it stands.
 set -eu
 . "$(dirname "$0")/arches.sh"
 arches_canon "${ARCHES:-}" || { echo "order-rule: $ARCHES_WHY" >&2; exit 2; }

@@ -3,7 +3,8 @@
 # "never A without D, nor D without B, C and E" (order-rule.sh; with
 # ARCHES=, D needs only the removals of the architectures named: C x86_64,
 # B sparc64, E powerpc).  Each patch names its upstream commit on a
-# "commit <id> upstream." line.
+# "commit <id> upstream." line.  CVE-2010-3081's I needs nothing of A-H:
+# it passes after H (its place in every series) or anywhere else.
 set -eu
 series=$1
 dir=$(dirname "$series")

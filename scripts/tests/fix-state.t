@@ -38,4 +38,84 @@ printf 'int flush_old_exec(void)\n{\n}\n\nvoid setup_new_exec(void)\n{\n\tflush_
 [ "$(st X)" = missing ] && t_ok "flush_thread() called in setup_new_exec(): missing (A without D)" || t_fail "A without D" "$(st X)"
 out=$(FIXSTATE_CHANGES=$tmp/ch sh scripts/fix-state.sh "$tmp/nope" 2>&1); rc=$?
 [ $rc -eq 2 ] && t_ok "a missing tree is refused in one line" || t_fail "a missing tree is refused" "$out"
+
+# --- affected lines: the code a change fixes is gone -> n/a ---------------
+mkdir -p "$tmp/ch2/W" "$tmp/u"
+echo W >"$tmp/ch2/series"
+printf 'Upstream: %040d\n' 0 >"$tmp/ch2/W/INFO"
+printf 'affected lib/a.c - old_api\naffected lib/b.c - old_api\npresent lib/a.c new_api check\\(\n' >"$tmp/ch2/W/DETECT"
+stw() { FIXSTATE_CHANGES=$tmp/ch2 sh scripts/fix-state.sh "$tmp/u" | awk '$1 == "W" { print $3 }'; }
+mkdir -p "$tmp/u/lib"; printf 'int other(void)\n{\n}\n' >"$tmp/u/lib/a.c"
+[ "$(stw)" = n/a ] && t_ok "affected lines, none holds: n/a (the code it fixes is gone)" || t_fail "affected, none holds: n/a" "$(stw)"
+FIXSTATE_CHANGES=$tmp/ch2 sh scripts/fix-state.sh "$tmp/u" | grep -q '^W [0-9]* n/a the code it fixes is not in the tree' &&
+	t_ok "... and says why" || t_fail "n/a says why" "$(FIXSTATE_CHANGES=$tmp/ch2 sh scripts/fix-state.sh "$tmp/u")"
+printf 'int x(void)\n{\n\told_api();\n}\n' >"$tmp/u/lib/b.c"
+[ "$(stw)" = missing ] && t_ok "one affected line holds: judged by present/absent (missing)" || t_fail "affected holds: missing" "$(stw)"
+printf 'int new_api(void)\n{\n\treturn check();\n}\n' >"$tmp/u/lib/a.c"
+[ "$(stw)" = present ] && t_ok "... present once its present line holds" || t_fail "affected holds: present" "$(stw)"
+
+# --- CVE-2010-3081 (change I): its real DETECT on trees shaped like the releases
+I=backports/changes/I-compat-alloc-user-space
+mkdir -p "$tmp/chI/I"; echo I >"$tmp/chI/series"
+cp "$I/INFO" "$I/DETECT" "$tmp/chI/I/"
+sti() { FIXSTATE_CHANGES=$tmp/chI sh scripts/fix-state.sh "$1" | awk '$1 == "I" { print $3 }'; }
+# mk3081 DIR LAYOUT(old|new) STATE(unpatched|renamed|fixed|unchecked)
+mk3081() {
+	rm -rf "$1"; mkdir -p "$1/kernel" "$1/include/linux"
+	if [ "$2" = old ]; then h=$1/include/asm-x86/compat.h; g=$1/include/asm-ia64/compat.h
+	else h=$1/arch/x86/include/asm/compat.h; g=$1/arch/ia64/include/asm/compat.h; fi
+	mkdir -p "$(dirname "$h")" "$(dirname "$g")"
+	n=compat_alloc_user_space; [ "$3" = unpatched ] || n=arch_compat_alloc_user_space
+	printf 'static inline void __user *%s(long len)\n{\n\treturn (void __user *)regs->sp - len;\n}\n' "$n" >"$h"
+	printf 'static __inline__ void __user *\n%s (long len)\n{\n\treturn 0;\n}\n' "$n" >"$g"
+	printf 'long compat_sys_x(void)\n{\n\tp = compat_alloc_user_space(8);\n}\n' >"$1/kernel/compat.c"
+	case $3 in
+	fixed) printf '\nvoid __user *compat_alloc_user_space(unsigned long len)\n{\n\tvoid __user *p = arch_compat_alloc_user_space(len);\n\tif (unlikely(!access_ok(VERIFY_WRITE, p, len)))\n\t\treturn NULL;\n\treturn p;\n}\n' >>"$1/kernel/compat.c" ;;
+	unchecked) printf '\nvoid __user *compat_alloc_user_space(unsigned long len)\n{\n\treturn arch_compat_alloc_user_space(len);\n}\n' >>"$1/kernel/compat.c" ;;
+	esac
+	: >"$1/include/linux/compat.h"
+}
+for lay in old new; do
+	mk3081 "$tmp/r" $lay unpatched
+	[ "$(sti "$tmp/r")" = missing ] && t_ok "I, $lay layout: the unchecked inline: missing" || t_fail "I $lay unpatched: missing" "$(sti "$tmp/r")"
+	mk3081 "$tmp/r" $lay fixed
+	[ "$(sti "$tmp/r")" = present ] && t_ok "I, $lay layout: renamed, generic function checks access_ok: present" || t_fail "I $lay fixed: present" "$(sti "$tmp/r")"
+done
+mk3081 "$tmp/r" new renamed
+[ "$(sti "$tmp/r")" = missing ] && t_ok "I: inlines renamed but no generic function: missing" || t_fail "I renamed only: missing" "$(sti "$tmp/r")"
+mk3081 "$tmp/r" new unchecked
+[ "$(sti "$tmp/r")" = missing ] && t_ok "I: a generic function without access_ok(): missing" || t_fail "I unchecked: missing" "$(sti "$tmp/r")"
+mk3081 "$tmp/r" new fixed
+printf 'static inline void __user *compat_alloc_user_space(long len)\n{\n\treturn 0;\n}\n' >"$tmp/r/arch/ia64/include/asm/compat.h"
+[ "$(sti "$tmp/r")" = missing ] && t_ok "I: one architecture's inline left under the old name: missing" || t_fail "I one arch left: missing" "$(sti "$tmp/r")"
+rm -rf "$tmp/r"; mkdir -p "$tmp/r/kernel" "$tmp/r/include/linux" "$tmp/r/arch/x86/include/asm"
+printf 'long compat_sys_x(void)\n{\n}\n' >"$tmp/r/kernel/compat.c"
+: >"$tmp/r/include/linux/compat.h"; : >"$tmp/r/arch/x86/include/asm/compat.h"
+[ "$(sti "$tmp/r")" = n/a ] && t_ok "I: compat code with no compat_alloc_user_space at all (6.1's shape): n/a" || t_fail "I 6.1 shape: n/a" "$(sti "$tmp/r")"
+
+# --- the real trees, when the kit's cache holds them (read only) ----------
+# Every 2.6 release lacks I; debian-6.1 is already fixed (I n/a: no
+# compat_alloc_user_space() left; A-H present or n/a), so the kit applies
+# nothing to it.  ~1 s per tree; SKIP for a tree not in the cache.
+cache=$(KIT_ROOT=$(pwd) . scripts/lib.sh && echo "$KIT_CACHE")
+for b in v2.6.26 v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 v2.6.32; do
+	c=$(sed -n 's/^BR_COMMIT=//p' "branches/$b.conf")
+	if [ ! -f "$cache/src/$c/.kit-verified" ]; then t_skip "$b: I missing in the real tree" "not in the cache (make fetch BRANCH=$b)"; continue; fi
+	st=$(sh scripts/fix-state.sh "$cache/src/$c")
+	printf '%s\n' "$st" | awk '$1 ~ /^I-/ { i = $3 } $3 != "missing" { bad = 1 } END { exit !(i == "missing" && !bad) }' &&
+		t_ok "$b: every change missing in the real tree, I included" || t_fail "$b: every change missing, I included" "$st"
+done
+d61=$(ls -d "$cache"/src/linux-source-6.1_* 2>/dev/null | tail -1)
+if [ -n "$d61" ] && [ -f "$d61/.kit-verified" ]; then
+	st=$(sh scripts/fix-state.sh "$d61")
+	printf '%s\n' "$st" | grep -q '^I-compat-alloc-user-space c41d68a513c7 n/a the code it fixes is not in the tree' &&
+		t_ok "debian-6.1: I n/a, no compat_alloc_user_space() left" || t_fail "debian-6.1: I n/a" "$st"
+	sh scripts/plan-series.sh debian-6.1 "$d61" "$tmp/plan" >/dev/null 2>"$tmp/plan.err"; rc=$?
+	[ $rc -eq 4 ] && jq -e '.status == "already fixed"' "$tmp/plan/plan.json" >/dev/null &&
+		t_ok "debian-6.1: already fixed for both fixes, nothing to apply (plan-series exit 4)" ||
+		t_fail "debian-6.1: already fixed (exit 4)" "rc=$rc $(cat "$tmp/plan.err")"
+else
+	t_skip "debian-6.1: I n/a in the real tree" "not in the cache (make fetch BRANCH=debian-6.1)"
+	t_skip "debian-6.1: already fixed for both fixes" "not in the cache"
+fi
 t_done

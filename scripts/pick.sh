@@ -1,7 +1,8 @@
 #!/bin/sh
-# pick.sh [BRANCH]: the smallest series that closes CVE-2010-0307 on the
-# architectures a product ships (ARCHES=, default all; scripts/arches.sh)
-# without a regression the kit can test.  A pick is a subset of the
+# pick.sh [BRANCH]: the smallest series that closes the kit's fixes
+# (CVE-2010-0307, CVE-2010-3081) on the architectures a product ships
+# (ARCHES=, default all; scripts/arches.sh) without a regression the kit
+# can test.  A pick is a subset of the
 # branch's full series backports/<b>/ (which it never touches): each patch
 # copied whole, still one upstream commit, in the series' order.
 #
@@ -13,6 +14,11 @@
 #          (make mutants: F after C, G in the ia32 a.out loader)
 #   H      x86_64, hardening, optional: HARDENING=0 leaves it out
 #   B      sparc64, E powerpc: D needs them there (the ordering rule)
+#   I      (CVE-2010-3081) any architecture of its INFO's Arches: line the
+#          list names: x86_64 powerpc sparc64 parisc mips (their 32-bit
+#          compat layer); kept whole, like A
+# A change with no rule of its own here and an Arches: line in its INFO is
+# in when the list names one of those architectures.
 #
 # Writes, each whole or not at all:
 #   $OUT/<b>/pick-<name>/      series + patches (a quilt series: give it
@@ -42,8 +48,19 @@ needs() { # needs <letter> <list> <hardening>: 0 in, 1 out, 2 no rule
 	C | F | G) arches_has "$2" x86_64 ;;
 	E) arches_has "$2" powerpc ;;
 	H) arches_has "$2" x86_64 && [ "$3" = 1 ] ;;
-	*) return 2 ;;
+	*)
+		[ -n "$(arches_of "$1")" ] || return 2
+		[ -n "$(serves "$1" "$2")" ] ;;
 	esac
+}
+# arches_of <letter>: the Arches: line of the change's INFO, as the kit
+# knows them (KIT_ARCHES; ia64 and s390 have no cross cell and no ARCHES=).
+arches_of() {
+	_ao=$(printf '%s\n' "$change_map" | awk -F'\t' -v l="$1" '$2 == l { print $4; exit }')
+	for _x in $KIT_ARCHES; do
+		arches_has "$_ao" "$_x" && printf '%s ' "$_x"
+	done
+	:
 }
 # serves <letter> <list>: the architectures of the list the patch is in for.
 serves() {
@@ -51,7 +68,11 @@ serves() {
 	A | D) echo "$2" ;;
 	B) echo sparc64 ;;
 	E) echo powerpc ;;
-	*) echo x86_64 ;;
+	C | F | G | H) echo x86_64 ;;
+	*)
+		_sv=
+		for _x in $(arches_of "$1"); do arches_has "$2" "$_x" && _sv="${_sv:+$_sv }$_x"; done
+		echo "$_sv" ;;
 	esac
 }
 # why <letter>: our words.  tests <letter>: the kit's tests built to catch
@@ -66,6 +87,7 @@ why() {
 	F) echo "x86_64: C's set_personality_ia32() drops force_personality32, so with noexec32=off 32-bit programs lose READ_IMPLIES_EXEC" ;;
 	G) echo "x86_64: the ia32 a.out loader clears mm->mmap after the flush and drops the argument pages; the patched kernel is held to SURVIVED and the a.out tests fail without it" ;;
 	H) echo "hardening, optional: bounds x86's register-copy loops that turned the CVE's wrong regset view into memory corruption; the fixed kernel survives without it (HARDENING=0 leaves it out)" ;;
+	I) echo "the fix for CVE-2010-3081: compat_alloc_user_space() checks access_ok() once, in kernel/compat.c, for every 32-bit compat layer. Kept whole: the generic function calls each architecture's renamed inline (seven compat.h), so none can be left out" ;;
 	esac
 }
 tests() {
@@ -86,18 +108,20 @@ untested() {
 	B) echo "no kit test runs sparc64 code: make cross ARCHES=sparc64 compiles B and checks the functions it changes" ;;
 	E) echo "no kit test fails without it: make ppc64-boot boots a patched ppc64 kernel, never one without E; make cross ARCHES=powerpc compiles it" ;;
 	H) echo "hardening: no test fails without it (make mutants leaves H out by default)" ;;
+	I) echo "no kit test fails without it yet: the guest does not run the CVE-2010-3081 reproducer (issue 12)" ;;
 	esac
 }
 
 changes=$KIT_ROOT/backports/changes
-# "<upstream id>\t<letter>\t<subject>" for every change, read once (the
-# first of each header line of each INFO, whatever their order).
-change_map=$(awk 'FNR == 1 { if (id != "") print id "\t" l "\t" s; id = l = s = "" }
+# "<upstream id>\t<letter>\t<subject>\t<arches>" for every change, read
+# once (the first of each header line of each INFO, whatever their order).
+change_map=$(awk 'FNR == 1 { if (id != "") print id "\t" l "\t" s "\t" a; id = l = s = a = "" }
 	/^Upstream: / && id == "" { id = substr($0, 11) }
 	/^Letter: / && l == "" { l = substr($0, 9) }
 	/^Subject: / && s == "" { s = substr($0, 10) }
+	/^Arches: / && a == "" { a = substr($0, 9) }
 	/^$/ { nextfile }
-	END { if (id != "") print id "\t" l "\t" s }' "$changes"/*/INFO)
+	END { if (id != "") print id "\t" l "\t" s "\t" a }' "$changes"/*/INFO)
 
 # branch_facts <branch> <file>: what the pick needs to know of each patch
 # of the branch's full series, whatever the architectures, as TSV lines:
@@ -112,7 +136,7 @@ branch_facts() {
 		[ -r "$full/$p" ] || die 2 "$full/series names $p, which does not exist"
 		id=$(sed -n 's/^commit \([0-9a-f]\{40\}\) upstream\.$/\1/p' "$full/$p" | head -1)
 		L= subj=
-		while IFS='	' read -r _id _l _s; do
+		while IFS='	' read -r _id _l _s _a; do
 			[ "$_id" = "$id" ] && { L=$_l subj=$_s; break; }
 		done <<EOM
 $change_map
@@ -140,7 +164,7 @@ pick_lines() {
 		else
 			case $a in
 			H) because="HARDENING=0: the hardening is left out" ;;
-			*) because="serves $(serves "$a" "$2"), which ARCHES does not name" ;;
+			*) because="serves $(serves "$a" "$KIT_ARCHES"), which ARCHES does not name" ;;
 			esac
 			printf 'P\tout\t%s\t%s\t%s\t%s\t\t%s\t\t\n' "$a" "$b" "$c" "$d" "$because"
 		fi

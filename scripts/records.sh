@@ -101,16 +101,22 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
 trap 'rmtree "$work"' EXIT
 
-# The eight upstream changes, from backports/changes/*/INFO (its header
-# lines), with the role the kit gives each (records/CVE-2010-0307.json).
+# Every upstream change of the series, from backports/changes/*/INFO (its
+# header lines; References: names the fix it belongs to) ...
 for c in $(grep -v '^#' "$KIT_ROOT/backports/changes/series"); do
 	sed '/^$/q' "$KIT_ROOT/backports/changes/$c/INFO" | jq -R -s --arg c "$c" '
 	  [split("\n")[] | capture("^(?<key>[A-Za-z-]+): (?<value>.*)$")] | from_entries
-	  | {change: $c, letter: .Letter, upstream: .Upstream, subject: .Subject, mainline: .Mainline}'
-done | jq -s --slurpfile f "$rec/CVE-2010-0307.json" \
-	'map(. + $f[0].roles[.letter]) | if all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
-	  error("a change without a 40-hex Upstream: line or a role in scripts/records/CVE-2010-0307.json") end' \
-	>"$work/changes.json"
+	  | {change: $c, letter: .Letter, upstream: .Upstream, subject: .Subject, mainline: .Mainline,
+	     fix: .References}'
+done | jq -s . >"$work/all-changes.json"
+# ... and those of this record's fix (References: CVE-2010-0307), with the
+# role the kit gives each (records/CVE-2010-0307.json).  The other fixes'
+# patches are in the series the run verified but not in this record.
+jq --slurpfile f "$rec/CVE-2010-0307.json" \
+	'map(select(.fix == $f[0].cve) | del(.fix) + $f[0].roles[.letter])
+	 | if length > 0 and all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
+	  error("a change without a 40-hex Upstream: line or a role in scripts/records/CVE-2010-0307.json, or none with References: \($f[0].cve)") end' \
+	"$work/all-changes.json" >"$work/changes.json"
 
 # status <result>: what the run says of the branch.  "fixed" needs both
 # kernels in the gate of one run (verify.sh clears .gate first): unpatched
@@ -176,6 +182,9 @@ for b in $found; do
 	fi
 	sdir=$(jq -r --arg b "$b" 'if .provenance.series_dir then "SERIES_DIR=" + (.provenance.series_dir | split("/") | .[-1])
 	  else "backports/" + $b end' "$r")
+	jq -e -s --slurpfile a "$work/all-changes.json" 'map(.upstream) - ($a[0] | map(.upstream)) | length == 0' \
+		"$work/patches.$b" >/dev/null ||
+		die 1 "[$b] a patch of the series names an upstream commit none of backports/changes/*/INFO has"
 	jq -s --slurpfile r "$r" --slurpfile ch "$work/changes.json" --arg b "$b" --arg st "$st" \
 		--arg ver "$BR_VERSION" --arg src "$pid_src" --arg sdir "$sdir" '
 	  ($r[0]) as $x | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
@@ -188,13 +197,9 @@ for b in $found; do
 	   kit_commit: ($x.provenance.kit_commit // null), recorded_at: ($x.provenance.recorded_at // null),
 	   series: (if length == 0 then null else
 	     {source: $sdir, sha256: $x.provenance.series_sha256, patch_ids_from: $src,
-	      patches: map(. + {letter: $c[.upstream].letter, subject: $c[.upstream].subject,
-	                        role: $c[.upstream].role})} end)}' \
+	      patches: map(select($c[.upstream] != null) | . + {letter: $c[.upstream].letter,
+	                        subject: $c[.upstream].subject, role: $c[.upstream].role})} end)}' \
 		"$work/patches.$b" >"$work/branch.$b.json"
-	if [ "$st" = "fixed" ]; then
-		jq -e '.series.patches | all(.letter != null)' "$work/branch.$b.json" >/dev/null ||
-			die 1 "[$b] a patch of the series names an upstream commit none of backports/changes/*/INFO has"
-	fi
 	progress "$b" records "$st${pid_src:+ (patch ids from $pid_src)}"
 done
 for b in $found; do cat "$work/branch.$b.json"; done | jq -s . >"$work/branches.json"

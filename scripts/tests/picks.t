@@ -70,10 +70,12 @@ branches=$(ls backports/v2.6.*/series | cut -d/ -f2)
 	t_fail "seven branches with a series (v2.6.26 ... v2.6.32)" "$branches"
 for b in $branches; do
 	pick "$b" ARCHES=x86_64
-	n="$b x86_64: A C D F G H, whole patches of the full series in its order, no sparc or powerpc file"
-	if [ $rc -eq 0 ] && [ "$(letters)" = "A C D F G H" ] && whole_subset "$b" &&
+	# I (CVE-2010-3081) is kept whole: its sparc and powerpc compat.h come with it
+	n="$b x86_64: A C D F G H I, whole patches of the full series in its order, no sparc or powerpc file but I's compat.h"
+	if [ $rc -eq 0 ] && [ "$(letters)" = "A C D F G H I" ] && whole_subset "$b" &&
 		[ "$dir" = "$tmp/out/$b/pick-x86_64" ] &&
-		! jq -r '.files[], .patches[].files[]' "$rec" | grep -q 'sparc\|powerpc'; then t_ok "$n"
+		! jq -r '.patches[] | select(.letter != "I") | .files[]' "$rec" | grep -q 'sparc\|powerpc' &&
+		jq -e '.patches[] | select(.letter == "I") | .files | all(test("compat\\.[ch]$"))' "$rec" >/dev/null; then t_ok "$n"
 	else t_fail "$n" "rc=$rc" "$err" "$(jq -c '.files' "$rec" 2>&1)"; fi
 done
 b=v2.6.32
@@ -84,20 +86,28 @@ t_check "$b x86_64: every patch says why, the architecture it serves, and a test
 	and ([.patches[] | select(.optional) | .letter] == ["H"])
 	and ([.left_out[] | .letter] == ["B", "E"]) and (.left_out | all(.why_not | test("ARCHES")))' "$rec"
 pick $b ARCHES=x86_64 HARDENING=0
-[ $rc -eq 0 ] && [ "$(letters)" = "A C D F G" ] && jq -e '.name == "x86_64-nohardening" and .left_out[-1].letter == "H"
+[ $rc -eq 0 ] && [ "$(letters)" = "A C D F G I" ] && jq -e '.name == "x86_64-nohardening" and .left_out[-1].letter == "H"
 	and (.left_out[-1].why_not | test("HARDENING=0"))' "$rec" >/dev/null &&
 	t_ok "HARDENING=0 leaves H out and says so" || t_fail "HARDENING=0 leaves H out and says so" "rc=$rc" "$err"
 pick $b ARCHES="powerpc x86_64"
-[ $rc -eq 0 ] && [ "$(letters)" = "A C D E F G H" ] && [ "$(basename "$dir")" = pick-x86_64-powerpc ] &&
-	! jq -r '.files[]' "$rec" | grep -q sparc && jq -r '.files[]' "$rec" | grep -q powerpc &&
-	t_ok "x86_64 powerpc: A C D E F G H, named x86_64-powerpc, powerpc files and no sparc file" ||
-	t_fail "x86_64 powerpc: A C D E F G H, named x86_64-powerpc, powerpc files and no sparc file" "rc=$rc" "$err"
+[ $rc -eq 0 ] && [ "$(letters)" = "A C D E F G H I" ] && [ "$(basename "$dir")" = pick-x86_64-powerpc ] &&
+	! jq -r '.patches[] | select(.letter != "I") | .files[]' "$rec" | grep -q sparc && jq -r '.files[]' "$rec" | grep -q powerpc &&
+	jq -e '.patches[-1] | .letter == "I" and .serves == ["x86_64", "powerpc"]' "$rec" >/dev/null &&
+	t_ok "x86_64 powerpc: A C D E F G H I, named x86_64-powerpc, powerpc files, no sparc file but I's, I serving both" ||
+	t_fail "x86_64 powerpc: A C D E F G H I, named x86_64-powerpc, powerpc files, no sparc file but I's, I serving both" "rc=$rc" "$err"
 pick $b ARCHES=sparc64
-[ $rc -eq 0 ] && [ "$(letters)" = "A B D" ] && t_ok "sparc64: A B D (the rule: D needs B there)" ||
-	t_fail "sparc64: A B D (the rule: D needs B there)" "rc=$rc $(letters 2>&1)" "$err"
+[ $rc -eq 0 ] && [ "$(letters)" = "A B D I" ] && t_ok "sparc64: A B D (the rule: D needs B there), I (its compat layer)" ||
+	t_fail "sparc64: A B D (the rule: D needs B there), I (its compat layer)" "rc=$rc $(letters 2>&1)" "$err"
 pick $b ARCHES=x86_32
-[ $rc -eq 0 ] && [ "$(letters)" = "A D" ] && t_ok "x86_32 (no TIF_ABI_PENDING): A D" ||
-	t_fail "x86_32 (no TIF_ABI_PENDING): A D" "rc=$rc $(letters 2>&1)" "$err"
+[ $rc -eq 0 ] && [ "$(letters)" = "A D" ] &&
+	jq -e '.left_out[-1] | .letter == "I" and .why_not == "serves x86_64 powerpc sparc64 parisc mips, which ARCHES does not name"' "$rec" >/dev/null &&
+	t_ok "x86_32 (no TIF_ABI_PENDING, no compat layer): A D; I left out naming the architectures it serves" ||
+	t_fail "x86_32 (no TIF_ABI_PENDING, no compat layer): A D; I left out naming the architectures it serves" "rc=$rc $(letters 2>&1)" "$err"
+for a in parisc mips; do
+	pick $b ARCHES=$a
+	[ $rc -eq 0 ] && [ "$(letters)" = "A D I" ] && jq -e --arg a $a '.patches[-1].serves == [$a]' "$rec" >/dev/null &&
+		t_ok "$a: A D and I, from I's Arches: line" || t_fail "$a: A D and I, from I's Arches: line" "rc=$rc $(letters 2>&1)" "$err"
+done
 pick $b
 [ $rc -eq 0 ] && [ "$(basename "$dir")" = pick-all ] && cmp -s "$dir/series" "backports/$b/series" &&
 	jq -e '.size == .full_size and .left_out == []' "$rec" >/dev/null &&
@@ -156,7 +166,7 @@ if [ $r -eq 0 ] && [ -s "$tmp/table" ] && cmp -s "$tmp/table" "$tmp/doc-table"; 
 	t_ok "docs/picks.md's table is what 'sh scripts/pick.sh --table' makes"
 else t_fail "docs/picks.md's table is what 'sh scripts/pick.sh --table' makes" "rc=$r; run 'make picks-table'" "$(diff "$tmp/doc-table" "$tmp/table" | head -5)"; fi
 rows=$(grep -c '^| v2\.6\.' "$tmp/table")
-[ "$rows" -eq "$(echo $branches | wc -w)" ] && grep -q '^| v2.6.26 | .* | A C D F G H: ' "$tmp/table" &&
+[ "$rows" -eq "$(echo $branches | wc -w)" ] && grep -q '^| v2.6.26 | .* | A C D F G H I: ' "$tmp/table" &&
 	t_ok "the table has a row per branch with a series, the x86_64 pick in it" || t_fail "the table has a row per branch with a series" "$rows rows"
 
 # --- a stub kit: sizes counted right, a change with no rule, cross cells ----
@@ -277,6 +287,20 @@ o=$(kit_env sh "$kit/scripts/pick.sh" fake 2>&1); r=$?
 	t_ok "a patch of a change pick.sh has no rule for stops it (never silently in or out)" ||
 	t_fail "a patch of a change pick.sh has no rule for stops it (never silently in or out)" "rc=$r" "$o"
 sed -i 's/^Letter: Z/Letter: D/' "$kit/backports/changes/D-fix/INFO"
+# a change with no rule of its own but an Arches: line: in or out by it
+chmod u+w "$kit/backports/changes/B-sparc/INFO"
+sed -i 's/^Letter: B/Letter: Y\nArches: sparc64 s390/' "$kit/backports/changes/B-sparc/INFO"
+o=$(kit_env ARCHES=x86_32 sh "$kit/scripts/pick.sh" fake 2>&1); r=$?
+[ $r -eq 0 ] && jq -e '(.patches | map(.letter)) == ["A", "D"] and .left_out == [.left_out[0]]
+	and .left_out[0].letter == "Y" and .left_out[0].why_not == "serves sparc64, which ARCHES does not name"' "$krec" >/dev/null &&
+	t_ok "a change with no rule but an INFO Arches: line is left out when ARCHES names none of them" ||
+	t_fail "a change with no rule but an INFO Arches: line is left out when ARCHES names none of them" "rc=$r" "$o"
+o=$(kit_env ARCHES=sparc64 sh "$kit/scripts/pick.sh" fake 2>&1); r=$?
+[ $r -eq 0 ] && jq -e '(.patches | map(.letter)) == ["A", "Y", "D"] and .patches[1].serves == ["sparc64"]' \
+	"$tmp/kout/fake/picks/sparc64.json" >/dev/null &&
+	t_ok "... and in, serving the ones ARCHES names, when it names one" ||
+	t_fail "... and in, serving the ones ARCHES names, when it names one" "rc=$r" "$o"
+sed -i '/^Arches: /d; s/^Letter: Y/Letter: B/' "$kit/backports/changes/B-sparc/INFO"
 
 o=$(kit_env ARCHES=x86_32 sh "$kit/scripts/cross.sh" fake 2>"$tmp/err"); r=$?
 ptop=$tmp/kout/fake-pick-x86_32/cross

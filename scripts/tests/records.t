@@ -52,12 +52,26 @@ if yjson "$yml" >"$t/y.json" 2>"$t/err"; then
 		t_ok "the YAML parses (PyYAML), names each branch, and lists in fixed-by only the branch whose gate passed" ||
 		t_fail "YAML content" "$(jq -c '{c: (.comments | keys), f: ."fixed-by"}' "$t/y.json")"
 else t_fail "the YAML parses" "$(tail -2 "$t/err")"; fi
-# The patch ids are those of the committed series, computed here apart.
-want=$(for p in $(grep -v '^#' backports/v2.6.32/series); do git patch-id --stable <"backports/v2.6.32/$p" | cut -d' ' -f1; done)
+# The patch ids are those of the committed series, computed here apart:
+# the patches of the changes whose INFO says References: CVE-2010-0307
+# (A-H; I, CVE-2010-3081, is in the series but not in this record).
+ids0307=$(grep -l '^References: CVE-2010-0307$' backports/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
+want=$(for p in $(grep -v '^#' backports/v2.6.32/series); do
+	u=$(sed -n 's/^Git-commit: //p' "backports/v2.6.32/$p")
+	printf '%s\n' "$ids0307" | grep -qx "$u" && git patch-id --stable <"backports/v2.6.32/$p" | cut -d' ' -f1
+done)
 got=$(jq -r '.affected[0].database_specific.kit_branches["v2.6.32"].series | select(.patch_ids_from == "quilt") | .patches[].patch_id' "$osv")
 [ -n "$want" ] && [ "$want" = "$got" ] && grep -q "$(printf '%s\n' "$want" | head -1)" "$yml" &&
 	t_ok "no mbox in OUT: the patch ids are the quilt patches' (git patch-id --stable), in both records" ||
 	t_fail "patch ids from the quilt patches" "want: $want" "got: $got"
+I=c41d68a513c71e35a14f66d71782d27a79a81ea6
+[ "$(printf '%s\n' "$want" | wc -l)" -eq 8 ] && grep -q "^commit $I upstream.\$" "backports/v2.6.32/$(tail -1 backports/v2.6.32/series)" &&
+	jq -e --arg i "$I" '(.database_specific.upstream_changes | map(.upstream) | index($i) == null)
+	  and (.database_specific.upstream_changes | length == 8)
+	  and (.affected[0].database_specific.kit_branches["v2.6.32"].series | (.patches | map(.upstream) | index($i) == null) and (.patches | length == 8))' "$osv" >/dev/null &&
+	jq -e --arg i "$I" '."fixed-by"["kit/v2.6.32"] | length == 8 and index($i) == null' "$t/y.json" >/dev/null &&
+	t_ok "CVE-2010-3081's I, 9th patch of the verified series, is in neither CVE-2010-0307 record (References: decides)" ||
+	t_fail "I is not in the CVE-2010-0307 records" "$(jq -c '.database_specific.upstream_changes | map(.letter)' "$osv")"
 grep -q -e "$t" -e "$(pwd)" "$osv" "$yml" && t_fail "no path of this machine in the records" ||
 	t_ok "no path of this machine in the records"
 

@@ -19,7 +19,7 @@ if out=$(SERIES_TREE=$tmp/vendor SERIES_OUT=$tmp/s sh scripts/series.sh "$b" 2>&
 	[ "$(wc -l <"$tmp/s/series")" -eq $(($(wc -l <"backports/$b/series") - 1)) ] &&
 	printf '%s' "$out" | grep -q "H-ptrace-genregs: already in the tree, not made" &&
 	grep -q "made by the kit" "$tmp/s/split-flush_old_exec-into-two-functions.patch"; then
-	t_ok "its own series: 7 patches, the ptrace hardening it carries not made, each patch says how it was made"
+	t_ok "its own series: every patch but the ptrace hardening it carries, which is not made; each patch says how it was made"
 else t_fail "a series made for the vendor tree" "$(printf '%s' "$out" | tail -3)"; fi
 sed -i 's|bprm->mm = NULL;\t\t/\* We.re using it now \*/|bprm->mm = NULL;  /* vendor */|' "$tmp/vendor/fs/exec.c"
 cp "$tmp/vendor/fs/exec.c" "$tmp/vendor.before/fs/exec.c"

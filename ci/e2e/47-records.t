@@ -2,8 +2,9 @@
 # make records on the output root the verification (20-verify.t) wrote: the
 # OSV record validates against the OSV schema, the YAML parses and names
 # every branch verified, and each branch whose gate passed is claimed fixed
-# with the upstream ids and git patch-ids of its committed series (the
-# mails' ids when make mbox left them in OUT).  Reads only: a few seconds.
+# with the upstream ids and git patch-ids of the patches of its committed
+# series whose change says References: CVE-2010-0307 (not I, CVE-2010-3081's;
+# the mails' ids when make mbox left them in OUT).  Reads only: a few seconds.
 . ci/e2e/lib.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e-records.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -24,6 +25,7 @@ c=$(sh scripts/records.sh --check "$osv" "$yml" $names 2>&1) &&
 	t_fail "records valid and naming every branch" "$c"
 /usr/bin/python3 -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)' "$yml" >"$tmp/y.json" ||
 	t_fail "the YAML parses"
+ids0307=$(grep -l '^References: CVE-2010-0307$' backports/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
 for b in $names; do
 	r=$OUT/$b/result.json
 	g=$(jq -r '[.gate.status, .gate.kernels.unpatched.verdict, .gate.kernels.patched.verdict] | join(" ")' "$r")
@@ -33,8 +35,13 @@ for b in $names; do
 			t_ok "$b (gate: $g) is not claimed fixed ($st)" || t_fail "$b (gate: $g) is not claimed fixed" "status $st"
 		continue
 	fi
-	ups=$(for p in $(grep -v '^#' "backports/$b/series"); do sed -n 's/^Git-commit: //p' "backports/$b/$p"; done)
-	pids=$(for p in $(grep -v '^#' "backports/$b/series"); do git patch-id --stable <"backports/$b/$p" | cut -d' ' -f1; done)
+	# the series' patches of this record's fix: changes with References: CVE-2010-0307
+	mine=$(for p in $(grep -v '^#' "backports/$b/series"); do
+		u=$(sed -n 's/^Git-commit: //p' "backports/$b/$p")
+		printf '%s\n' "$ids0307" | grep -qx "$u" && echo "$p"
+	done)
+	ups=$(for p in $mine; do sed -n 's/^Git-commit: //p' "backports/$b/$p"; done)
+	pids=$(for p in $mine; do git patch-id --stable <"backports/$b/$p" | cut -d' ' -f1; done)
 	got_u=$(jq -r --arg k "kit/$b" '."fixed-by"[$k][]?' "$tmp/y.json")
 	got_p=$(jq -r --arg b "$b" '.affected[0].database_specific.kit_branches[$b].series.patches[]?.patch_id' "$osv")
 	[ "$st" = fixed ] && [ -n "$ups" ] && [ "$got_u" = "$ups" ] && [ "$got_p" = "$pids" ] &&

@@ -2,9 +2,9 @@
 # pick.sh [BRANCH]: the smallest series that closes the kit's fixes
 # (CVE-2010-0307, CVE-2010-3081) on the architectures a product ships
 # (ARCHES=, default all; scripts/arches.sh) without a regression the kit
-# can test.  A pick is a subset of the
-# branch's full series backports/<b>/ (which it never touches): each patch
-# copied whole, still one upstream commit, in the series' order.
+# can test.  A pick is a subset of the branch's full series backports/<b>/
+# (which it never touches): each patch copied whole, still one upstream
+# commit, in the series' order.
 #
 # What goes in (docs/picks.md says why, patch by patch):
 #   A, D   always: A is the fix, in generic code every architecture builds;

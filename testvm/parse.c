@@ -354,7 +354,6 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-/* What one pass over the log found. */
 /* What one pass over the log found.  The counts and checks are the
  * first fix's (init's own tests); plan is the whole TAP plan, base_plan
  * the first fix's part of it. */
@@ -752,6 +751,29 @@ static const char *judge(const struct scan *r, int runs_arg, const char *end, ch
 	return "SURVIVED";
 }
 
+/* The rest of a fix's INCONCLUSIVE, once nothing made it VULNERABLE; in:
+ * the kernel crashed while its tests ran. */
+static int fix_unfinished(const struct scan *r, const struct fix *f, int in, const char *end,
+			  const char *crash, char *sig, size_t n)
+{
+	if (in)
+		snprintf(sig, n, "oops in this fix's tests before its reproducer (test %d): %s",
+			 r->crash_test, crash);
+	else if (f->precond_fail)
+		snprintf(sig, n, "a precondition failed: %s", f->precond);
+	else if (f->planned > 0 && f->present < f->planned)
+		snprintf(sig, n, "truncated: %d of %d results (end: %s)", f->present, f->planned, end);
+	else if (f->end_at < 0)
+		snprintf(sig, n, "no 'KIT: fix %s end' after its tests (end: %s)", f->id, end);
+	else if (f->warn)
+		snprintf(sig, n, "kernel WARNING while its tests ran");
+	else if (f->cleanup_fail)
+		snprintf(sig, n, "its cleanup check failed: the kernel was not left as it was found");
+	else
+		return 0;
+	return 1;
+}
+
 /*
  * The verdict of a fix other than the first, on its own tests (guest/fixes.h),
  * by the definition in testvm/README.md ("## Verdicts").  The whole boot's
@@ -797,22 +819,7 @@ static const char *judge_fix(const struct scan *r, const struct fix *f, const ch
 		snprintf(sig, n, "crashed in test %d (%.120s): %s", r->crash_test, r->crash_name, crash);
 		return "VULNERABLE";
 	}
-	if (in)
-		snprintf(sig, n, "oops in this fix's tests before its reproducer (test %d): %s",
-			 r->crash_test, crash);
-	else if (f->precond_fail)
-		snprintf(sig, n, "a precondition failed: %s", f->precond);
-	else if (f->planned > 0 && f->present < f->planned)
-		snprintf(sig, n, "truncated: %d of %d results (end: %s)", f->present, f->planned, end);
-	else if (f->end_at < 0)
-		snprintf(sig, n, "no 'KIT: fix %s end' after its tests (end: %s)", f->id, end);
-	else if (f->warn)
-		snprintf(sig, n, "kernel WARNING while its tests ran");
-	else if (f->cleanup_fail)
-		snprintf(sig, n, "its cleanup check failed: the kernel was not left as it was found");
-	else
-		in = -1;
-	if (in != -1)
+	if (fix_unfinished(r, f, in, end, crash, sig, n))
 		return "INCONCLUSIVE";
 	if (f->failed) {
 		failed_list((int)(f - fix), failed, sizeof(failed));

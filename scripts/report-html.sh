@@ -102,6 +102,10 @@ matrix() {
 		         elif $x.as_expected == false then "<span class=\"notok\">(NOT as it must)</span>" else "" end) + "</small>"
 		      + "<small class=\"tests\">tests: \(n($x.tests.passed)) passed, \(n($x.tests.failed)) failed, \(n($x.tests.skipped)) skipped</small>"
 		      + "<small>\($x.seconds // "?" | tostring | @html) s to verdict</small>"
+		      + (($x.fixes // {}) | to_entries | if length > 0 then "<small>per fix:</small><ul class=\"fixes\">"
+		         + (map("<li class=\"fix\" data-fix=\"\(.key | @html)\" data-verdict=\"\(.value.verdict | @html)\">\(.key | @html): \(.value.verdict | @html)"
+		            + (if .value.verdict == "NOT-TESTED" then " (\(.value.signature // "" | @html))" else "" end) + "</li>") | join(""))
+		         + "</ul>" else "" end)
 		      + (($x.failed_tests // []) as $f | if ($f | length) > 0
 		         then "<small>failing tests:</small><ul class=\"failed\">" + ($f | map("<li>\(@html)</li>") | join("")) + "</ul>" else "" end)
 		      + "</td>"

@@ -37,14 +37,15 @@ done
 [ "$found" -gt 0 ] ||
 	die 2 "nothing to report: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); $dst left as it was"
 
-# rows <root> <jq program>: the program over each branch's result file under
-# <root>, in branch order.  jq's failure stops the report (set -e).
+# rows <root> <jq program> [jq arguments after the file, e.g. --args ...]:
+# the program over each branch's result file under <root>, in branch order.  jq's failure stops the report (set -e).
 rows() {
 	_root=$1 _prog=$2
+	shift 2
 	for _b in $(list_branches); do
 		_r=$_root/$_b/result.json
 		[ -r "$_r" ] || continue
-		jq -r "$_prog" "$_r"
+		jq -r "$_prog" "$_r" "$@"
 	done
 }
 
@@ -90,6 +91,22 @@ render() {
 	echo "|---|---|---|---|---|---|---|"
 	rows "$OUT" 'def t(x): if x then "\(x.tests.passed)/\(x.tests.failed)/\(x.tests.skipped)" else "-" end;
 	  "| \(.branch) | \(.boots.unpatched.verdict // "-") | \(t(.boots.unpatched)) | \(.boots.unpatched.seconds // "-") | \(.boots.patched.verdict // (.security.status // "-")) | \(t(.boots.patched)) | \(.boots.patched.seconds // "-") |"'
+	echo
+	echo "## Per fix (one boot per kernel runs every fix's tests)"
+	echo
+	# the fixes any boot of this run reports (boots.<kind>.fixes), in order
+	_fixes=$(rows "$OUT" '(.boots // {}) | .[] | (.fixes // {}) | keys[]' | sort -u | tr '\n' ' ')
+	if [ -z "$_fixes" ]; then
+		echo "No boot of this run reports verdicts per fix (a guest older than the per-fix one)."
+	else
+		printf '| branch | kernel |'; for _f in $_fixes; do printf ' %s |' "$_f"; done; echo
+		printf '|---|---|'; for _f in $_fixes; do printf -- '---|'; done; echo
+		rows "$OUT" '.branch as $branch | (.boots // {}) | to_entries[] | .key as $k | .value as $b
+		  | "| \($branch) | \($k) | " +
+		    ([$ARGS.positional[] as $f | ($b.fixes[$f] // null)
+		      | if . == null then "-" elif .verdict == "NOT-TESTED" then "NOT-TESTED (\(.signature // "?"))" else .verdict end]
+		     | join(" | ")) + " |"' --args $_fixes
+	fi
 	echo
 	echo "## Signatures"
 	echo

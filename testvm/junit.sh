@@ -4,16 +4,20 @@
 #
 # For each kernel (KIND, the verdict it MUST get, and the VERIFYDIR that
 # verify-kernel.sh wrote): one testsuite per boot ("NAME KIND [cmdline]"),
-# its verdict and command line as properties, a testcase per guest test
-# (TAP "ok"/"not ok" lines of the boot's log; "not ok" is a failure whose
-# text is the test's "# ..." diagnostics; "# SKIP" is skipped), and one
-# testsuite "NAME KIND gate" whose single testcase fails unless the
-# kernel's verdict is the one it must get.
+# its verdict, each fix's verdict and signature, and its command line as
+# properties, a testcase per guest test (TAP "ok"/"not ok" lines of the
+# boot's log; "not ok" is a failure whose text is the test's "# ..."
+# diagnostics; "# SKIP" is skipped) under its fix: classname
+# "NAME.KIND.<CVE>", the fix its name starts with ("CVE-2010-3081 ...") or
+# else the boot's first fix (CVE-2010-0307, whose tests carry no prefix),
+# and one testsuite "NAME KIND gate" whose single testcase fails unless
+# the kernel's verdict is the one it must get (each fix's verdict is a
+# property there).
 #
-# A kernel held to VULNERABLE (unpatched, the fix missing) must fail its
-# "cve-state:" checks: that is the exposure shown, so those testcases pass
-# there and say in their output that they were not ok, as expected.  Every
-# other failing test fails, on every kernel.
+# A kernel held to VULNERABLE (unpatched, the fixes missing) must fail its
+# "cve-state:" checks, any fix's: that is the exposure shown, so those
+# testcases pass there and say in their output that they were not ok, as
+# expected.  Every other failing test fails, on every kernel.
 #
 # Written atomically (temp file, then rename).  Exit 0 written, 1 a boot
 # record cannot be read, 2 bad usage.
@@ -46,17 +50,19 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 				         | gsub("<"; "&lt;") | gsub(">"; "&gt;") | gsub("\""; "&quot;");
 				def prop(n; v): "      <property name=\"\(n)\" value=\"\(v | tostring | esc)\"/>";
 				(.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "") | sub("kit.runs=[0-9]+ ?"; "")
-				 | if . == "" then "default" else . end) + "\t\(.seconds)",
+				 | if . == "" then "default" else . end) + "\t\(.seconds)\t\(.fixes // {} | keys_unsorted | first // "")",
 				prop("boot_verdict"; .verdict), prop("kernel_verdict"; $kv), prop("must_be"; $must),
+				(.fixes // {} | to_entries[] | prop("fix \(.key) verdict"; .value.verdict),
+				                               prop("fix \(.key) signature"; .value.signature)),
 				prop("cmdline"; .cmdline), prop("signature"; .signature), prop("log"; $log)' \
 				"$bj" >"$tmp.meta" || die 1 "cannot read $bj"
-			IFS='	' read -r tag secs <"$tmp.meta"
+			IFS='	' read -r tag secs base <"$tmp.meta"
 			suite="$name $kind [$tag]"
-			tr -d '\r' <"$log" 2>/dev/null | awk -v must="$must" -v cls="$(printf '%s' "$name.$kind" | esc)" '
+			tr -d '\r' <"$log" 2>/dev/null | awk -v must="$must" -v cls="$(printf '%s' "$name.$kind" | esc)" -v base="$base" '
 				function flush() {
 					if (tname == "") return
 					n++
-					body = body "    <testcase classname=\"" cls "\" name=\"" tname "\">\n"
+					body = body "    <testcase classname=\"" cls tfix "\" name=\"" tname "\">\n"
 					if (state == "fail") {
 						f++
 						body = body "      <failure message=\"not ok\">" diag "</failure>\n"
@@ -78,9 +84,10 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 					why = ""
 					if (match(line, /[ \t]*# *SKIP/)) { why = x(substr(line, RSTART + RLENGTH)); sub(/^ */, "", why); line = substr(line, 1, RSTART - 1); state = "skip" }
 					else if (!notok) state = "pass"
-					else if (must == "VULNERABLE" && line ~ /^cve-state:/) state = "xfail"
+					else if (must == "VULNERABLE" && line ~ /^(CVE-[0-9]+-[0-9]+ )?cve-state:/) state = "xfail"
 					else state = "fail"
 					tname = x(line)
+					tfix = match(line, /^CVE-[0-9]+-[0-9]+ /) ? "." substr(line, 1, RLENGTH - 1) : (base == "" ? "" : "." base)
 					next
 				}
 				/^# / && tname != "" && (state == "fail" || state == "xfail") { d = $0; sub(/^# /, "", d); diag = diag (diag == "" ? "" : "\n") x(d); next }
@@ -99,8 +106,11 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 		printf '  <testsuite name="%s" tests="1" failures="%s" skipped="0" errors="0" time="%s">\n' \
 			"$(printf '%s' "$name $kind gate" | esc)" "$([ "$verdict" = "$must" ] && echo 0 || echo 1)" \
 			"$(jq -r .seconds "$vdir/boot.json")"
-		printf '    <properties><property name="verdict" value="%s"/><property name="must_be" value="%s"/></properties>\n' \
-			"$(printf '%s' "$verdict" | esc)" "$must"
+		printf '    <properties><property name="verdict" value="%s"/><property name="must_be" value="%s"/>%s</properties>\n' \
+			"$(printf '%s' "$verdict" | esc)" "$must" \
+			"$(jq -r 'def esc: gsub("&"; "&amp;") | gsub("<"; "&lt;") | gsub(">"; "&gt;") | gsub("\""; "&quot;");
+				.fixes // {} | to_entries | map("<property name=\"fix \(.key | esc) verdict\" value=\"\(.value.verdict | esc)\"/>")
+				| join("")' "$vdir/boot.json")"
 		printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind" | esc)" \
 			"$(printf '%s' "verdict $verdict (must be $must)" | esc)"
 		[ "$verdict" = "$must" ] ||

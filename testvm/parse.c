@@ -1,5 +1,6 @@
 /*
- * parse - turn one boot's serial log into one verdict (host tool).
+ * parse - turn one boot's serial log into verdicts (host tool): one per fix
+ * the guest tests, and the boot's, the worst of them.
  *
  *   parse [--runs N] [--end qemu|panic|crash|silence|timeout] [--map SYSTEM_MAP] LOG
  *
@@ -9,14 +10,19 @@
  * Prints one JSON object on stdout:
  *   {"verdict", "signature", "runs", "runs_expected", "phase",
  *    "tests": {"planned", "passed", "failed", "skipped"},
- *    "failed_tests": ["<name of each not-ok test>", ...]}
+ *    "failed_tests": ["<name of each not-ok test>", ...],
+ *    "fixes": {"<CVE id>": {"verdict", "signature", "tests": {...},
+ *                           "failed_tests": [...]}, ...}}
+ * The top-level tests and failed_tests are the whole boot's, each fix's
+ * its own; the top-level verdict is the worst of the fixes' (overall()).
  * Exit 0 when the log was read (whatever the verdict), 2 on bad usage or
  * an unreadable file, 1 when memory runs out.
  *
- * The verdicts (VULNERABLE, REGRESSED, INCONCLUSIVE, SURVIVED) are defined
- * once, in testvm/README.md, "## Verdicts"; judge() below is that
- * definition in code, keyed on init's markers (guest/init.c) and never on
- * a single kernel function name.
+ * The verdicts (VULNERABLE, REGRESSED, INCONCLUSIVE, SURVIVED, and per fix
+ * NOT-TESTED) are defined once, in testvm/README.md, "## Verdicts";
+ * judge() (CVE-2010-0307: init's own tests) and judge_fix() (every other
+ * fix: guest/fixes.h) below are that definition in code, keyed on init's
+ * markers (guest/init.c) and never on a single kernel function name.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,6 +31,16 @@
 #include <string.h>
 
 #define MAXT 256
+#define MAXFIX 8
+
+/*
+ * The fixes the kit tests.  The first is judged on init's own tests (their
+ * names carry no fix); every other one on the tests named "<ID> <class>:
+ * ..." (guest/fixes.h).  A fix listed here gets a verdict from every log
+ * (NOT-TESTED where the guest had no tests for it); one the log names and
+ * this list does not is judged all the same.  Adding a fix: its ID here.
+ */
+static const char *const kit_fixes[] = { "CVE-2010-0307", "CVE-2010-3081" };
 
 /* An input that cannot be read is bad input: one line, exit 2. */
 static void unreadable(const char *path, const char *what)
@@ -114,7 +130,7 @@ static void symbolise(char *out, size_t n)
 }
 
 struct tap {
-	int seen, ok, skip;
+	int seen, ok, skip, fix;	/* fix: its index in fix[], 0 the first */
 	char name[200];
 	char diag[200];
 };
@@ -338,29 +354,136 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-/* What one pass over the log found. */
+/* What one pass over the log found.  The counts and checks are the
+ * first fix's (init's own tests); plan is the whole TAP plan, base_plan
+ * the first fix's part of it. */
 struct scan {
-	int banners, init_at, control_ok, control_fail, plan, cve_at, done;
+	int banners, init_at, control_ok, control_fail, plan, base_plan, cve_at, done;
 	int runs_started, runs_exp, crash_at, crash_test, cur_test, warn_after_init;
 	int passed, failed, skipped, present, repro_ok;
 	int precond_fail, state_fail, state_pass, state_total;
+	int open_fix;	/* the fix whose tests are running (its start seen, no end), 0 none */
 	enum phase ph, crash_ph;
 	char state[600], why[300], run_name[200], crash_name[200];
 };
+
+/* A fix other than the first: its part of the log (guest/fixes.h).  fix[0]
+ * holds only the first fix's name and verdict. */
+struct fix {
+	char id[32];
+	int planned;		/* "KIT: fix <ID> plan N"; -1: none */
+	int start_at, end_at;	/* lines of "KIT: fix <ID> start" / "end"; -1: none */
+	int present, passed, failed, skipped;
+	int precond_fail, precond_ok_at, state_total, state_pass, state_fail, cleanup_fail, warn;
+	char state[600], precond[300], skip_why[200];
+	const char *verdict;
+	char sig[1400];
+};
+
+static struct fix fix[MAXFIX];
+static int nfix;
+
+/* fix[] index of the fix named id[0..len), added when new; -1 when full */
+static int fix_index(const char *id, size_t len)
+{
+	int k;
+
+	for (k = 0; k < nfix; k++)
+		if (strlen(fix[k].id) == len && !strncmp(fix[k].id, id, len))
+			return k;
+	if (nfix == MAXFIX || len >= sizeof(fix[0].id))
+		return -1;
+	memset(&fix[nfix], 0, sizeof(fix[nfix]));
+	memcpy(fix[nfix].id, id, len);
+	fix[nfix].planned = fix[nfix].start_at = fix[nfix].end_at = fix[nfix].precond_ok_at = -1;
+	return nfix++;
+}
+
+/* The fix a test belongs to: "CVE-YYYY-N <rest>" names it, else the first
+ * fix.  *rest: the name without the fix, which starts with the class. */
+static int fix_of(const char *name, const char **rest)
+{
+	const char *p = name + 4;
+
+	*rest = name;
+	if (!starts(name, "CVE-") || !isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '-' || !isdigit((unsigned char)*p))
+		return 0;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p != ' ')
+		return 0;
+	*rest = p + 1;
+	return fix_index(name, (size_t)(p - name));
+}
+
+static void append(char *buf, size_t n, const char *name, const char *diag)
+{
+	size_t l = strlen(buf);
+
+	snprintf(buf + l, n - l, "%s%s (%s)", l ? "; " : "", name, diag);
+}
+
+/* One result of a fix other than the first, at log line i. */
+static void scan_fix_tap(struct fix *f, int i, const struct tap *t, const char *cls)
+{
+	const char *why;
+
+	f->present++;
+	if (!t->ok)
+		f->failed++;
+	else if (t->skip)
+		f->skipped++;
+	else
+		f->passed++;
+	if (starts(cls, "precond:")) {
+		if (!t->ok) {
+			f->precond_fail++;
+			append(f->precond, sizeof(f->precond), cls + 9, t->diag);
+		} else if (!t->skip) {
+			f->precond_ok_at = i;
+		}
+	} else if (starts(cls, "cve-state:")) {
+		f->state_total++;
+		if (!t->ok) {
+			f->state_fail++;
+			append(f->state, sizeof(f->state), cls + 11, t->diag);
+		} else if (!t->skip) {
+			f->state_pass++;
+		} else if (!f->skip_why[0] && (why = strstr(lines[i], " # SKIP")) != NULL) {
+			for (why += 7; *why == ' '; why++)
+				;
+			snprintf(f->skip_why, sizeof(f->skip_why), "%s", why);
+		}
+	} else if (starts(cls, "cleanup:") && !t->ok) {
+		f->cleanup_fail++;
+	}
+}
 
 /* One TAP result line (already parsed) at log line i. */
 static void scan_tap(struct scan *r, int i, int num, int ok, int skip, const char *name)
 {
 	struct tap *t;
+	int fx;
 
 	if (num > r->plan || num > MAXT || tap[num].seen)
 		return;	/* out of plan or repeated: ignore */
 	t = &tap[num];
-	t->seen = 1, t->ok = ok, t->skip = skip;
 	snprintf(t->name, sizeof(t->name), "%s", name);
+	fx = fix_of(t->name, &name);	/* name: from the class on */
+	if (fx < 0)
+		return;	/* more fixes than MAXFIX: not judged */
+	t->seen = 1, t->ok = ok, t->skip = skip, t->fix = fx;
 	if (i + 1 < nlines && starts(lines[i + 1], "# "))
 		snprintf(t->diag, sizeof(t->diag), "%s", lines[i + 1] + 2);
 	r->cur_test = num;
+	if (fx) {
+		scan_fix_tap(&fix[fx], i, t, name);
+		return;
+	}
 	r->present++;
 	if (!ok)
 		r->failed++;
@@ -415,6 +538,17 @@ static int scan_marker(struct scan *r, int i, const char *s)
 	} else if (starts(s, "KIT: done")) {
 		r->done = 1;
 		r->ph = P_DONE;
+	} else if (starts(s, "KIT: fix ")) {
+		/* "KIT: fix <ID> plan N" / "start" / "end status=0x..." */
+		const char *id = s + 9, *w = strchr(id, ' ');
+		int fx = w ? fix_index(id, (size_t)(w - id)) : -1;
+
+		if (fx > 0 && starts(w + 1, "plan "))
+			fix[fx].planned = atoi(w + 6);
+		else if (fx > 0 && starts(w + 1, "start") && fix[fx].start_at < 0)
+			fix[fx].start_at = i, r->open_fix = fx;
+		else if (fx > 0 && starts(w + 1, "end") && fix[fx].end_at < 0)
+			fix[fx].end_at = i, r->open_fix = 0;
 	} else {
 		if (starts(s, "KIT: control reason: ") && !r->why[0])
 			snprintf(r->why, sizeof(r->why), "%s", s + 21);
@@ -426,9 +560,12 @@ static int scan_marker(struct scan *r, int i, const char *s)
 static void scan_log(struct scan *r)
 {
 	int i;
+	size_t k;
 
 	memset(r, 0, sizeof(*r));
 	r->init_at = r->control_fail = r->plan = r->cve_at = r->runs_exp = r->crash_at = -1;
+	for (k = 0; k < sizeof(kit_fixes) / sizeof(kit_fixes[0]); k++)
+		fix_index(kit_fixes[k], strlen(kit_fixes[k]));
 	for (i = 0; i < nlines; i++) {
 		const char *s = lines[i];
 		int num, ok, skip;
@@ -445,8 +582,10 @@ static void scan_log(struct scan *r)
 			r->crash_test = r->cur_test;
 			snprintf(r->crash_name, sizeof(r->crash_name), "%s", r->run_name);
 		}
-		if (r->init_at >= 0 && is_warning(s))
+		if (r->init_at >= 0 && is_warning(s)) {
 			r->warn_after_init = 1;
+			fix[r->open_fix].warn = 1;	/* fix[0]'s is not read */
+		}
 		if (scan_marker(r, i, s))
 			continue;
 		if (r->control_ok && r->plan < 0 && starts(s, "1..")) {
@@ -456,16 +595,20 @@ static void scan_log(struct scan *r)
 		if (r->plan > 0 && parse_tap(s, &num, &ok, &skip, name, sizeof(name)))
 			scan_tap(r, i, num, ok, skip, name);
 	}
+	r->base_plan = r->plan;	/* the other fixes' results are theirs */
+	for (i = 1; i < nfix; i++)
+		if (r->plan >= 0 && fix[i].planned > 0)
+			r->base_plan -= fix[i].planned;
 }
 
-/* "test N (name); ..." for every not-ok test, in plan order */
-static void failed_list(char *out, size_t n)
+/* "test N (name); ..." for every not-ok test of fix fx, in plan order */
+static void failed_list(int fx, char *out, size_t n)
 {
 	int k;
 
 	*out = 0;
 	for (k = 1; k <= MAXT; k++)
-		if (tap[k].seen && !tap[k].ok) {
+		if (tap[k].seen && !tap[k].ok && tap[k].fix == fx) {
 			size_t l = strlen(out);
 
 			snprintf(out + l, n - l, "%stest %d (%s)", l ? "; " : "", k, tap[k].name);
@@ -521,9 +664,9 @@ static int unfinished(const struct scan *r, int runs_arg, const char *end,
 			 r->crash_test, phase_name[r->crash_ph], crash);
 	else if (r->plan < 0)
 		snprintf(sig, n, "no TAP plan after the control phase (end: %s)", end);
-	else if (r->present < r->plan)
+	else if (r->present < r->base_plan)
 		snprintf(sig, n, "truncated TAP stream: %d of %d results (last test started: %d; end: %s)",
-			 r->present, r->plan, r->cur_test, end);
+			 r->present, r->base_plan, r->cur_test, end);
 	else if (!r->done)
 		snprintf(sig, n, "no 'KIT: done' after the TAP stream (end: %s)", end);
 	else if (r->precond_fail)
@@ -544,14 +687,44 @@ static int unfinished(const struct scan *r, int runs_arg, const char *end,
 	return 1;
 }
 
-/* The verdict, by the definition in testvm/README.md ("## Verdicts"). */
+/*
+ * A fix whose program ended before line `before` without all its results
+ * printed, or with its cleanup: check not ok, left the kernel in a state
+ * nobody knows (CVE-2010-3081's reproducer writes into the kernel's zero
+ * page on an unfixed kernel, and puts it back): the tests after it are not
+ * judged.  1 with the reason in sig, else 0.
+ */
+static int tainted(int before, char *sig, size_t n)
+{
+	int k;
+
+	for (k = 1; k < nfix; k++) {
+		const struct fix *f = &fix[k];
+
+		if (f->end_at < 0 || f->end_at > before)
+			continue;
+		if (f->cleanup_fail)
+			snprintf(sig, n, "%s's tests did not put the kernel back (its cleanup check failed): "
+				 "the tests after them are not judged", f->id);
+		else if (f->planned > 0 && f->present < f->planned)
+			snprintf(sig, n, "%s's program ended after %d of its %d results: "
+				 "the tests after it are not judged", f->id, f->present, f->planned);
+		else
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+/* The verdict of the first fix (CVE-2010-0307, init's own tests), by the
+ * definition in testvm/README.md ("## Verdicts"). */
 static const char *judge(const struct scan *r, int runs_arg, const char *end, char *sig, size_t n)
 {
 	char crash[1100] = "", failed[1000];
 
 	if (r->crash_at >= 0)
 		crash_sig_of(r, crash, sizeof(crash));
-	if (incomplete(r, end, crash, sig, n))
+	if (incomplete(r, end, crash, sig, n) || tainted(nlines, sig, n))
 		return "INCONCLUSIVE";
 	if (r->cve_at >= 0 && !r->precond_fail && r->state_fail) {
 		if (r->crash_at > r->cve_at)
@@ -568,20 +741,167 @@ static const char *judge(const struct scan *r, int runs_arg, const char *end, ch
 		return "INCONCLUSIVE";
 	/* the CVE is fixed, but the fix broke something the suite tests */
 	if (r->failed) {
-		failed_list(failed, sizeof(failed));
+		failed_list(0, failed, sizeof(failed));
 		snprintf(sig, n, "regression tests failed: %s; no oops; %d runs dumped an ELF32 core",
 			 failed, r->repro_ok);
 		return "REGRESSED";
 	}
 	snprintf(sig, n, "no oops; %d runs dumped an ELF32 core; %d state checks passed; %d of %d tests passed, %d skipped",
-		 r->repro_ok, r->state_pass, r->passed, r->plan, r->skipped);
+		 r->repro_ok, r->state_pass, r->passed, r->base_plan, r->skipped);
 	return "SURVIVED";
+}
+
+/* The rest of a fix's INCONCLUSIVE, once nothing made it VULNERABLE; in:
+ * the kernel crashed while its tests ran. */
+static int fix_unfinished(const struct scan *r, const struct fix *f, int in, const char *end,
+			  const char *crash, char *sig, size_t n)
+{
+	if (in)
+		snprintf(sig, n, "oops in this fix's tests before its reproducer (test %d): %s",
+			 r->crash_test, crash);
+	else if (f->precond_fail)
+		snprintf(sig, n, "a precondition failed: %s", f->precond);
+	else if (f->planned > 0 && f->present < f->planned)
+		snprintf(sig, n, "truncated: %d of %d results (end: %s)", f->present, f->planned, end);
+	else if (f->end_at < 0)
+		snprintf(sig, n, "no 'KIT: fix %s end' after its tests (end: %s)", f->id, end);
+	else if (f->warn)
+		snprintf(sig, n, "kernel WARNING while its tests ran");
+	else if (f->cleanup_fail)
+		snprintf(sig, n, "its cleanup check failed: the kernel was not left as it was found");
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * The verdict of a fix other than the first, on its own tests (guest/fixes.h),
+ * by the definition in testvm/README.md ("## Verdicts").  The whole boot's
+ * checks come first (no boot, a second banner, control phase); a crash or
+ * an end of the log after its tests ended is another fix's business.
+ */
+static const char *judge_fix(const struct scan *r, const struct fix *f, const char *end,
+			     char *sig, size_t n)
+{
+	char crash[1100] = "", failed[1000];
+	int in;
+
+	if (r->crash_at >= 0)
+		crash_sig_of(r, crash, sizeof(crash));
+	if (incomplete(r, end, crash, sig, n))
+		return "INCONCLUSIVE";
+	if (f->planned < 0 && f->start_at < 0 && !f->present) {
+		if (r->plan < 0) {
+			snprintf(sig, n, "no TAP plan after the control phase (end: %s)", end);
+			return "INCONCLUSIVE";
+		}
+		snprintf(sig, n, "the guest has no tests for this fix (its init plans none: an image from before them)");
+		return "NOT-TESTED";
+	}
+	if (f->start_at < 0) {
+		if (r->crash_at >= 0)
+			snprintf(sig, n, "kernel crashed before this fix's tests started: %s", crash);
+		else
+			snprintf(sig, n, "this fix's tests never started (end: %s)", end);
+		return "INCONCLUSIVE";
+	}
+	if (tainted(f->start_at, sig, n))
+		return "INCONCLUSIVE";
+	in = r->crash_at > f->start_at && (f->end_at < 0 || r->crash_at < f->end_at);
+	if (f->state_fail && !f->precond_fail) {
+		if (in)
+			snprintf(sig, n, "%s; state checks failed: %s", crash, f->state);
+		else
+			snprintf(sig, n, "state checks failed: %s", f->state);
+		return "VULNERABLE";
+	}
+	if (in && !f->precond_fail && f->precond_ok_at >= 0 && r->crash_at > f->precond_ok_at) {
+		snprintf(sig, n, "crashed in test %d (%.120s): %s", r->crash_test, r->crash_name, crash);
+		return "VULNERABLE";
+	}
+	if (fix_unfinished(r, f, in, end, crash, sig, n))
+		return "INCONCLUSIVE";
+	if (f->failed) {
+		failed_list((int)(f - fix), failed, sizeof(failed));
+		snprintf(sig, n, "regression tests failed: %s%s%s", failed,
+			 f->state_pass != f->state_total ? "; its reproducer did not run: " : "",
+			 f->state_pass != f->state_total ? f->skip_why : "");
+		return "REGRESSED";
+	}
+	if (!f->state_total) {
+		snprintf(sig, n, "no state checks ran");
+		return "INCONCLUSIVE";
+	}
+	if (f->state_pass != f->state_total) {	/* skipped: the kernel lacks the path */
+		snprintf(sig, n, "%s", f->skip_why[0] ? f->skip_why : "its state checks were skipped");
+		return "NOT-TESTED";
+	}
+	snprintf(sig, n, "no oops; %d state checks passed; %d of %d tests passed, %d skipped",
+		 f->state_pass, f->passed, f->planned, f->skipped);
+	return "SURVIVED";
+}
+
+/* worst first; NOT-TESTED (a fix the kernel has no path for) counts for
+ * nothing in the boot's verdict */
+static int rank(const char *v)
+{
+	static const char *const order[] = { "VULNERABLE", "INCONCLUSIVE", "REGRESSED", "SURVIVED" };
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (!strcmp(v, order[k]))
+			return k;
+	return 4;
+}
+
+/*
+ * The boot's verdict: the worst of the fixes' (VULNERABLE, INCONCLUSIVE,
+ * REGRESSED, SURVIVED), NOT-TESTED fixes left out; the first fix is never
+ * NOT-TESTED.  Its signature is that fix's, named when it is not the first
+ * one; a SURVIVED boot names the fixes it could not test.
+ */
+static const char *overall(char *sig, size_t n)
+{
+	int k, w = 0;
+	size_t l;
+
+	for (k = 1; k < nfix; k++)
+		if (rank(fix[k].verdict) < rank(fix[w].verdict))
+			w = k;
+	if (w)
+		snprintf(sig, n, "%s: %s", fix[w].id, fix[w].sig);
+	else
+		snprintf(sig, n, "%s", fix[0].sig);
+	for (k = 1; k < nfix && rank(fix[w].verdict) == 3; k++)
+		if (rank(fix[k].verdict) == 4) {
+			l = strlen(sig);
+			snprintf(sig + l, n - l, "; not tested: %s (%s)", fix[k].id, fix[k].sig);
+		}
+	return fix[w].verdict;
+}
+
+static void json_tests(int fx, int planned, int passed, int failed, int skipped)
+{
+	int k, first = 1;
+
+	printf("\"tests\":{\"planned\":%d,\"passed\":%d,\"failed\":%d,\"skipped\":%d}",
+	       planned < 0 ? 0 : planned, passed, failed, skipped);
+	printf(",\"failed_tests\":[");
+	for (k = 1; k <= MAXT; k++)
+		if (tap[k].seen && !tap[k].ok && (fx < 0 || tap[k].fix == fx)) {
+			printf("%s", first ? "" : ",");
+			json_str(tap[k].name);
+			first = 0;
+		}
+	printf("]");
 }
 
 static void print_json(const struct scan *r, const char *verdict, const char *sig)
 {
-	int k, first = 1;
+	int k, p = r->passed, f = r->failed, s = r->skipped;
 
+	for (k = 1; k < nfix; k++)
+		p += fix[k].passed, f += fix[k].failed, s += fix[k].skipped;
 	printf("{\"verdict\":");
 	json_str(verdict);
 	printf(",\"signature\":");
@@ -589,16 +909,26 @@ static void print_json(const struct scan *r, const char *verdict, const char *si
 	printf(",\"runs\":%d,\"runs_expected\":%d,\"phase\":", r->runs_started,
 	       r->runs_exp < 0 ? 0 : r->runs_exp);
 	json_str(r->crash_at >= 0 ? phase_name[r->crash_ph] : phase_name[r->ph]);
-	printf(",\"tests\":{\"planned\":%d,\"passed\":%d,\"failed\":%d,\"skipped\":%d}",
-	       r->plan < 0 ? 0 : r->plan, r->passed, r->failed, r->skipped);
-	printf(",\"failed_tests\":[");
-	for (k = 1; k <= MAXT; k++)
-		if (tap[k].seen && !tap[k].ok) {
-			printf("%s", first ? "" : ",");
-			json_str(tap[k].name);
-			first = 0;
-		}
-	printf("]}\n");
+	putchar(',');
+	json_tests(-1, r->plan, p, f, s);
+	printf(",\"fixes\":{");
+	for (k = 0; k < nfix; k++) {
+		const struct fix *x = &fix[k];
+
+		printf("%s", k ? "," : "");
+		json_str(x->id);
+		printf(":{\"verdict\":");
+		json_str(x->verdict);
+		printf(",\"signature\":");
+		json_str(x->sig);
+		putchar(',');
+		if (k)
+			json_tests(k, x->planned, x->passed, x->failed, x->skipped);
+		else
+			json_tests(0, r->base_plan, r->passed, r->failed, r->skipped);
+		putchar('}');
+	}
+	printf("}}\n");
 }
 
 static void usage(void)
@@ -611,7 +941,7 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL, *end = "unknown", *verdict;
 	int runs_arg = -1, i;
-	char sig[1400] = "";
+	char sig[2400] = "";
 	struct scan r;
 
 	for (i = 1; i < argc; i++) {
@@ -630,7 +960,10 @@ int main(int argc, char **argv)
 		usage();
 	read_log(path);
 	scan_log(&r);
-	verdict = judge(&r, runs_arg, end, sig, sizeof(sig));
+	fix[0].verdict = judge(&r, runs_arg, end, fix[0].sig, sizeof(fix[0].sig));
+	for (i = 1; i < nfix; i++)
+		fix[i].verdict = judge_fix(&r, &fix[i], end, fix[i].sig, sizeof(fix[i].sig));
+	verdict = overall(sig, sizeof(sig));
 	print_json(&r, verdict, sig);
 	return 0;
 }

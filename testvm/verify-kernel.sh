@@ -14,10 +14,13 @@
 # watchdog settings of boot.sh.
 #
 # boot.json: {"verdict","signature","seconds","runs","tests":{"passed",
-#   "failed","skipped"},"failed_tests":[names],"log","boots":[per boot],
+#   "failed","skipped"},"failed_tests":[names],"fixes":{"<CVE>":{"verdict",
+#   "signature","tests","failed_tests"}},"log","boots":[per boot],
 #   "inputs":{...}}
 #   seconds = the longest QEMU-start-to-verdict time of the boots;
-#   failed_tests = every boot's not-ok tests, each name once.
+#   failed_tests = every boot's not-ok tests, each name once;
+#   fixes = each fix's verdicts of the boots merged the same way (a fix
+#   NOT-TESTED in any boot is not SURVIVED: testvm/README.md "Verdicts").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 KIT_ROOT=${KIT_ROOT:-$(cd "$here/.." && pwd)}
@@ -148,23 +151,41 @@ jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" 
 	def tag: (.cmdline | sub("^console=ttyS0 panic=1 oops=panic ?"; "")
 	           | sub("kit.runs=[0-9]+ ?"; "") | if . == "" then "default" else . end) as $c
 	         | "[\($c)] ";
-	# the first boot with the worst verdict decides, in this order
-	(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "SURVIVED"]) as $rank |
+	# records (each with .cmdline) merged: the first with the worst verdict
+	# in the order $rank decides; tests added, failing tests each once
+	def merge($rank):
+	  . as $all |
+	  (map(select(.verdict as $x | $rank | index($x) | not)) | first) as $odd |
+	  (first($rank[] as $r | $all | map(select(.verdict == $r)) | first // empty)) as $w |
+	  {
+	    verdict: (if $odd then "INCONCLUSIVE" else $w.verdict end),
+	    signature: (if $odd then ($odd | tag) + "unknown verdict from parse: " + $odd.verdict
+	                elif $w.verdict == "SURVIVED" then .[0].signature
+	                else ($w | tag) + $w.signature end),
+	    tests: {passed: (map(.tests.passed) | add), failed: (map(.tests.failed) | add),
+	            skipped: (map(.tests.skipped) | add)},
+	    failed_tests: (reduce (.[].failed_tests // [] | .[]) as $t ([];
+	                   if any(.[]; . == $t) then . else . + [$t] end)),
+	    log: (if $odd then $odd.log else $w.log end)
+	  };
 	. as $all |
-	(map(select(.verdict as $x | $rank | index($x) | not)) | first) as $odd |
-	(first($rank[] as $r | $all | map(select(.verdict == $r)) | first // empty)) as $w |
+	merge(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "SURVIVED"]) as $k |
+	# every fix any boot judged, in the order parse gives them
+	(reduce (.[] | .fixes // {} | keys_unsorted[]) as $id ([];
+	  if any(.[]; . == $id) then . else . + [$id] end)) as $ids |
 	{
-	  verdict: (if $odd then "INCONCLUSIVE" else $w.verdict end),
-	  signature: (if $odd then ($odd | tag) + "unknown verdict from parse: " + $odd.verdict
-	              elif $w.verdict == "SURVIVED" then .[0].signature
-	              else ($w | tag) + $w.signature end),
+	  verdict: $k.verdict,
+	  signature: $k.signature,
 	  seconds: (map(.seconds) | max),
 	  runs: (map(.runs) | add),
-	  tests: {passed: (map(.tests.passed) | add), failed: (map(.tests.failed) | add),
-	          skipped: (map(.tests.skipped) | add)},
-	  failed_tests: (reduce (.[].failed_tests // [] | .[]) as $t ([];
-	                 if any(.[]; . == $t) then . else . + [$t] end)),
-	  log: (if $odd then $odd.log else $w.log end),
+	  tests: $k.tests,
+	  failed_tests: $k.failed_tests,
+	  fixes: (reduce $ids[] as $id ({}; . + {($id):
+	          ([$all[] | (.fixes[$id] // {verdict: "INCONCLUSIVE", signature: "parse gave no verdict for this fix",
+	                                       tests: {passed: 0, failed: 0, skipped: 0}, failed_tests: []})
+	                     + {cmdline: .cmdline, log: .log}]
+	           | merge(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "NOT-TESTED", "SURVIVED"]) | del(.log))})),
+	  log: $k.log,
 	  boots: map(del(.boot)),
 	  booted_at: $at, up_to_date: false,
 	  inputs: {kernel_sha256: $ksha, config_sha256: $csha, cmdlines: map(.cmdline),

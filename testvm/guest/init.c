@@ -13,16 +13,23 @@
  *                                     names start with a class the parser
  *                                     reads: "regress:", "precond:",
  *                                     "cve-state:", "repro:"
+ *   KIT: fix <ID> plan N              after the plan: N of the results
+ *                                     are the tests of fix <ID>
+ *                                     (guest/fixes.h), named "<ID> ..."
+ *   KIT: fix <ID> start / end status= around that fix's program, which
+ *                                     prints its own TAP and KIT: run lines
  *   KIT: run N <name>                 before test N (oops attribution)
  *   KIT: cve start                    first failed exec from here on
  *   KIT: repro start K / end K        core-dumping reproducer run K
  *   KIT: done passed= failed= skipped=
  *
- * Harmless tests come first; the core dump after the failed exec comes last
+ * Harmless tests come first, then the other fixes' programs (none of them
+ * can bring a kernel down); the core dump after the failed exec comes last
  * so that a vulnerable kernel has printed its state checks before it dies.
  * Then reboot(RESTART): QEMU runs with -no-reboot and exits.
  */
 #include "kit.h"
+#include "fixes.h"
 
 KIT_ENTRY(kit_start);
 
@@ -605,6 +612,57 @@ static void t_repro(int k)
 	    check_core(32, r.pid, "probe32"), &r);
 }
 
+/*
+ * Another fix's tests (guest/fixes.h): its program prints f->tests TAP
+ * results numbered from tno + 1 straight to the console, so that its lines
+ * are out before anything it does could stop the kernel.  Its exit status
+ * (16 * failed + skipped) brings its results into "KIT: done"; a program
+ * that did not exit with such a status counts as that many failures there
+ * (parse.c judges from the TAP lines, not from this count).
+ */
+static void t_fix(const struct kit_fix *f)
+{
+	struct line n; n.n = 0;
+	char *av[] = { f->prog, n.b, 0 };
+	struct line l; l.n = 0;
+	int status = -1, code, failed, skipped;
+	long pid;
+
+	l_u(&n, (ulong)tno + 1);	/* argv[1]: the number of its first test */
+	n.b[n.n] = 0;
+	l_s(&l, "KIT: fix ");
+	l_s(&l, f->id);
+	l_s(&l, " start");
+	l_nl(&l, 1);
+	pid = sys_fork();
+	if (pid == 0) {
+		long e = sys_execve(f->prog, av, child_env);
+
+		l_s(&l, "# cannot run ");
+		l_s(&l, f->prog);
+		l_s(&l, ": execve error ");
+		l_d(&l, -e);
+		l_nl(&l, 1);
+		sys_exit(127);
+	}
+	if (pid > 0)
+		while (sys_wait4(pid, &status, 0) == -KIT_EINTR)
+			;
+	code = (status & 0x7f) ? -1 : (status >> 8) & 0xff;
+	failed = code >> 4, skipped = code & 15;
+	if (code < 0 || failed + skipped > f->tests)
+		failed = f->tests, skipped = 0;
+	tno += f->tests;
+	nfail += failed;
+	nskip += skipped;
+	npass += f->tests - failed - skipped;
+	l_s(&l, "KIT: fix ");
+	l_s(&l, f->id);
+	l_s(&l, " end status=");
+	l_x(&l, (unsigned)status);
+	l_nl(&l, 1);
+}
+
 /* ---- control phase ---------------------------------------------------- */
 
 static int control(const char *name, const char *why, const struct res *r)
@@ -687,13 +745,13 @@ static __attribute__((noreturn)) void finish(void)
 __attribute__((used)) void kit_start(long *sp)
 {
 	struct line l; l.n = 0;
-	int k;
+	int k, ntests;
 	long r;
 
 	(void)sp;
 	r = sys_mount("proc", "/proc", "proc", 0, 0);
 	read_cmdline();
-	l_s(&l, "KIT: init v1 runs=");
+	l_s(&l, "KIT: init v2 runs=");
 	l_u(&l, (unsigned)runs);
 	l_s(&l, nx32off ? " noexec32=off" : " noexec32=default");
 	l_s(&l, r < 0 ? " proc=FAIL" : " proc=ok");
@@ -706,9 +764,19 @@ __attribute__((used)) void kit_start(long *sp)
 	}
 	say("phase control ok", "");
 
+	ntests = 9 + 6 + 2 * runs;	/* init's own: CVE-2010-0307 */
+	for (k = 0; k < KIT_NFIXES; k++)
+		ntests += kit_fixes[k].tests;
 	l_s(&l, "TAP version 13\n1..");
-	l_u(&l, 9 + 6 + 2 * (unsigned)runs);
+	l_u(&l, (unsigned)ntests);
 	l_nl(&l, 1);
+	for (k = 0; k < KIT_NFIXES; k++) {
+		l_s(&l, "KIT: fix ");
+		l_s(&l, kit_fixes[k].id);
+		l_s(&l, " plan ");
+		l_u(&l, (unsigned)kit_fixes[k].tests);
+		l_nl(&l, 1);
+	}
 	t_matrix("regress: exec 64->64 runs 64-bit, PER_LINUX", "/bin/probe64", "/bin/probe64", 64);
 	t_matrix("regress: exec 64->32 runs 32-bit, PER_LINUX", "/bin/probe64", "/bin/probe32", 32);
 	t_matrix("regress: exec 32->64 runs 64-bit, PER_LINUX", "/bin/probe32", "/bin/probe64", 64);
@@ -717,6 +785,9 @@ __attribute__((used)) void kit_start(long *sp)
 	t_aslr("regress: 32-bit stack and brk randomised across execs", "/bin/probe32", 32);
 	t_rie32();
 	t_aout();
+	/* the other fixes: harmless to any kernel, so before the failed exec */
+	for (k = 0; k < KIT_NFIXES; k++)
+		t_fix(&kit_fixes[k]);
 
 	say("cve start", "");
 	t_cvestate();

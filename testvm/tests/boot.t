@@ -114,6 +114,29 @@ line=$(merge regressed-derived-noexec32-off-no-rie.log regressed-v2.6.32-mutant-
 t_check "REGRESSED + REGRESSED: REGRESSED, the first boot's signature, both boots' tests" sh -c "
 	printf '%s' '$line' | grep -q '^REGRESSED .*\\[default\\] regression tests failed: test 7 ' &&
 	jq -e '(.failed_tests | length) == 2' '$o/boot.json'"
+# Per fix (testvm/README.md "Verdicts"): each fix's verdicts of the two
+# boots merged as the kernel's are; NOT-TESTED in a boot keeps a fix from
+# SURVIVED.
+line=$(merge notested-3081-no-net-v2.6.32-patched.log survived-3081-debian-6.1-net.log)
+t_check "fix NOT-TESTED in one boot, SURVIVED in the other: NOT-TESTED, tagged; CVE-2010-0307 SURVIVED; the kernel SURVIVED" jq -e '
+	.verdict == "SURVIVED" and .fixes["CVE-2010-0307"].verdict == "SURVIVED"
+	and .fixes["CVE-2010-3081"].verdict == "NOT-TESTED"
+	and .fixes["CVE-2010-3081"].signature == "[default] socketcall ENOSYS: kernel built without CONFIG_NET"
+	and .fixes["CVE-2010-3081"].tests == {passed: 9, failed: 0, skipped: 7}' "$o/boot.json"
+line=$(merge survived-3081-debian-6.1-net.log vulnerable-3081-v2.6.32-net.log)
+t_check "fix SURVIVED, then VULNERABLE: VULNERABLE with the failing boot's tag and test, per fix" jq -e '
+	.verdict == "VULNERABLE" and (.fixes | keys_unsorted) == ["CVE-2010-0307", "CVE-2010-3081"]
+	and (.fixes["CVE-2010-3081"] | .verdict == "VULNERABLE"
+	     and (.signature | startswith("[noexec32=off] state checks failed: the kernel did not write"))
+	     and (.failed_tests | length) == 1 and (.failed_tests[0] | startswith("CVE-2010-3081 cve-state:")))
+	and .fixes["CVE-2010-0307"].verdict == "VULNERABLE"' "$o/boot.json"
+line=$(merge survived-3081-debian-6.1-net.log survived-3081-debian-6.1-net.log)
+t_check "both fixes SURVIVED in both boots: SURVIVED each, the kernel SURVIVED with nothing left untested" jq -e '
+	.verdict == "SURVIVED" and ([.fixes[].verdict] | unique) == ["SURVIVED"] and (.signature | test("not tested") | not)' "$o/boot.json"
+line=$(merge survived-debian-6.1.log survived-debian-6.1-noexec32-off.log)
+t_check "an image from before per-fix tests: CVE-2010-0307 is the kernel's verdict, CVE-2010-3081 NOT-TESTED" jq -e '
+	.verdict == "SURVIVED" and .fixes["CVE-2010-0307"].verdict == "SURVIVED" and .fixes["CVE-2010-3081"].verdict == "NOT-TESTED"' "$o/boot.json"
+
 # Two verifications of one kernel into one outdir at once (two `make verify`
 # of a branch): each must merge its own two boots, never one of them.
 ( FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" \

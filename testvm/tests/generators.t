@@ -25,14 +25,14 @@ for v in victim64 victim32; do
 done
 t_check "victim64: ELF64 X86-64" sh -c "test '$(hdr "$o/victim64" Class)' = ELF64 &&
 	test '$(hdr "$o/victim64" Machine)' = 'Advanced Micro Devices X86-64'"
-for p in probe32 victim32; do
+for p in probe32 victim32 c3081-32; do
 	t_check "$p: ELF32 EM_386" sh -c "test '$(hdr "$o/$p" Class)' = ELF32 &&
 		test '$(hdr "$o/$p" Machine)' = 'Intel 80386'"
 done
 for p in init probe64; do
 	t_check "$p: ELF64 X86-64" test "$(hdr "$o/$p" Machine)" = 'Advanced Micro Devices X86-64'
 done
-for p in init probe64 probe32; do
+for p in init probe64 probe32 c3081-32; do
 	t_check "$p: static, no interpreter, nothing undefined" sh -c "
 		test -z \"\$(interp '$o/$p')\" && test '$(hdr "$o/$p" Type | cut -d' ' -f1)' = EXEC &&
 		! readelf -d '$o/$p' 2>/dev/null | grep -q NEEDED && test -z \"\$(nm -u '$o/$p')\""
@@ -57,7 +57,7 @@ t_check "aout32: its text begins with _start's bytes" sh -c \
 # image: contents and reproducibility
 list=$(cpio -it <"$o/initramfs.cpio" 2>/dev/null | sort | tr '\n' ' ')
 t_check "image lists init, programs, /dev/console, /proc, /cores" test "$list" = \
-	"bin bin/aout32 bin/probe32 bin/probe64 bin/victim32 bin/victim64 cores dev dev/console init proc "
+	"bin bin/aout32 bin/c3081-32 bin/probe32 bin/probe64 bin/victim32 bin/victim64 cores dev dev/console init proc "
 t_check "image: /dev/console is char 5,1" sh -c \
 	"cpio -itv <'$o/initramfs.cpio' 2>/dev/null | grep -Eq '^c.* 5, +1 .*dev/console'"
 t_check "image: every mtime is 0" sh -c \

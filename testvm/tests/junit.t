@@ -76,6 +76,41 @@ sh "$root/testvm/junit.sh" x "$tmp/k.xml" patched:SURVIVED:"$tmp/u" 2>/dev/null
 got=$(q "$tmp/k.xml" "[s for s in r.findall('testsuite') if s.get('name') == 'x patched [default]'][0].get('failures')" 2>&1)
 case $got in [1-9]*) t_ok "cve-state failures on a kernel that must survive are failures ($got)" ;; *) t_fail "cve-state on patched" "got: $got" ;; esac
 
+# Per fix: a boot of the guest with CVE-2010-3081's tests (real log, both
+# fixes missing).  fixes FILE: add a fixes object, as parse writes it.
+fixes() {
+	jq '.fixes = {"CVE-2010-0307": {verdict: "VULNERABLE", signature: "s0307"},
+	              "CVE-2010-3081": {verdict: "VULNERABLE", signature: "s3081 <&>"}}' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+vdir "$tmp/f" VULNERABLE '[]' "$fx/vulnerable-3081-v2.6.32-net.log"
+fixes "$tmp/f/boot-1.json"; fixes "$tmp/f/boot.json"
+sh "$root/testvm/junit.sh" v2.6.32 "$tmp/f.xml" unpatched:VULNERABLE:"$tmp/f" 2>"$tmp/err" || t_fail "per-fix record written" "$(cat "$tmp/err")"
+s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 unpatched [default]"][0]'
+got=$(q "$tmp/f.xml" "sorted(set(c.get('classname') for c in $s.findall('testcase')))" 2>&1)
+[ "$got" = "['v2.6.32.unpatched.CVE-2010-0307', 'v2.6.32.unpatched.CVE-2010-3081']" ] &&
+	t_ok "testcases under their fix: classname NAME.KIND.<CVE>" || t_fail "classnames per fix" "got: $got"
+got=$(q "$tmp/f.xml" "sorted((c.get('classname')[-13:], c.get('name').startswith('CVE-2010-3081 ')) for c in $s.findall('testcase')).count(('CVE-2010-3081', True)), all(c.get('classname').endswith('CVE-2010-3081') == c.get('name').startswith('CVE-2010-3081 ') for c in $s.findall('testcase'))" 2>&1)
+[ "$got" = "(8, True)" ] && t_ok "CVE-2010-3081's eight tests, and only they, under CVE-2010-3081" ||
+	t_fail "CVE-2010-3081's tests" "got: $got"
+got=$(q "$tmp/f.xml" "($s.get('failures'), [c.findtext('system-out').startswith('not ok on this kernel, as it must be where the fix is missing') for c in $s.findall('testcase') if c.get('name').startswith('CVE-2010-3081 cve-state:')])" 2>&1)
+case $got in "('0', [True])") t_ok "held to VULNERABLE: CVE-2010-3081's failing cve-state check is the exposure, not a failure" ;;
+*) t_fail "CVE-2010-3081 cve-state on unpatched" "got: $got" ;; esac
+got=$(q "$tmp/f.xml" "{p.get('name'): p.get('value') for p in $s.find('properties')}" 2>&1)
+case $got in *"'fix CVE-2010-0307 verdict': 'VULNERABLE'"*"'fix CVE-2010-3081 verdict': 'VULNERABLE', 'fix CVE-2010-3081 signature': 's3081 <&>'"*)
+	t_ok "each fix's verdict and signature are properties of the boot's suite" ;;
+*) t_fail "per-fix properties" "got: $got" ;; esac
+got=$(q "$tmp/f.xml" "{p.get('name'): p.get('value') for p in [s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 unpatched gate'][0].find('properties')}" 2>&1)
+[ "$got" = "{'verdict': 'VULNERABLE', 'must_be': 'VULNERABLE', 'fix CVE-2010-0307 verdict': 'VULNERABLE', 'fix CVE-2010-3081 verdict': 'VULNERABLE'}" ] &&
+	t_ok "the gate suite carries each fix's verdict" || t_fail "gate per-fix properties" "got: $got"
+sh "$root/testvm/junit.sh" x "$tmp/g.xml" patched:SURVIVED:"$tmp/f" 2>/dev/null
+got=$(q "$tmp/g.xml" "[c.get('name').split(':')[0] for c in [s for s in r.findall('testsuite') if s.get('name') == 'x patched [default]'][0].findall('testcase') if c.find('failure') is not None]" 2>&1)
+[ "$got" = "['CVE-2010-3081 cve-state', 'cve-state']" ] &&
+	t_ok "held to SURVIVED: both fixes' failing cve-state checks are failures" || t_fail "cve-state on patched, per fix" "got: $got"
+s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 patched [default]"][0]'
+got=$(q "$tmp/j.xml" "sorted(set(c.get('classname') for c in $s.findall('testcase')))" 2>&1)
+[ "$got" = "['v2.6.32.patched']" ] && t_ok "a boot record without fixes (before per-fix verdicts): classname NAME.KIND as before" ||
+	t_fail "classname without fixes" "got: $got"
+
 # bad input: a kernel never booted; the old file is left as it was
 cp "$tmp/j.xml" "$tmp/j.before"
 mkdir -p "$tmp/none"

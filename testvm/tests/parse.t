@@ -2,9 +2,13 @@
 # The log parser against recorded serial logs (testvm/fixtures/*.log).
 # Each fixture: line 1 is a header
 #   # KIT-EXPECT: <VERDICT> | sig: <substring of the signature> | args: <parse args>
-# ("sig:" and "args:" may be empty), then the raw serial log.
-# Then mutations of the clean SURVIVED log: each must move the verdict
-# (the verdicts are defined in testvm/README.md, "## Verdicts").
+#     [| fixes: <ID>=<VERDICT> ...] [| fix-sig: <ID>=<substring of its signature>]
+# ("sig:" and "args:" may be empty), then the raw serial log.  A fixture
+# without "fixes:" is from a guest before per-fix tests (init v1): its
+# CVE-2010-0307 verdict must be the boot's, as it always was.
+# Then mutations of the clean SURVIVED log: each must move the verdict,
+# and of real logs with CVE-2010-3081's tests: each must move that fix's
+# verdict (the verdicts are defined in testvm/README.md, "## Verdicts").
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=ci/tap.sh
@@ -43,6 +47,27 @@ for f in "$root"/testvm/fixtures/*.log; do
 		t_fail "$name: signature has '$sig'" "got: $gsig"
 	else
 		t_ok "$name: $want${sig:+ ($sig)}"
+	fi
+	fixes=$(field "$hdr" fixes)
+	fsig=$(field "$hdr" fix-sig)
+	if [ -z "$fixes" ]; then
+		# a guest without per-fix tests: today's verdict, CVE-2010-3081 not judged as tested
+		printf '%s' "$out" >"$tmp/f.json"
+		t_check "$name: CVE-2010-0307's verdict and signature are the boot's; CVE-2010-3081 not SURVIVED" jq -e '
+			. as $r | $r.fixes["CVE-2010-0307"] as $b |
+			$b.verdict == $r.verdict and ($r.signature | startswith($b.signature)) and $b.tests == $r.tests
+			and ($r.fixes["CVE-2010-3081"].verdict | . == "NOT-TESTED" or . == "INCONCLUSIVE")' "$tmp/f.json"
+		continue
+	fi
+	for fv in $fixes; do
+		id=${fv%%=*} v=${fv#*=}
+		g=$(printf '%s' "$out" | jq -r --arg id "$id" '.fixes[$id].verdict')
+		t_check "$name: $id $v (got $g)" test "$g" = "$v"
+	done
+	if [ -n "$fsig" ]; then
+		id=${fsig%%=*} want_s=${fsig#*=}
+		g=$(printf '%s' "$out" | jq -r --arg id "$id" '.fixes[$id].signature')
+		t_check "$name: $id signature has '$want_s'" sh -c 'printf "%s" "$1" | grep -qF -- "$2"' sh "$g" "$want_s"
 	fi
 done
 [ "$n" -ge 7 ] || t_fail "at least 7 fixtures" "found $n"
@@ -113,6 +138,74 @@ tail -n +2 "$mg" >"$tmp/mg.log"
 t_check "mutant-g log: REGRESSED, exactly one failed test, named: the a.out leak test" jq -e '
 	.verdict == "REGRESSED" and .tests.failed == 1 and (.failed_tests | length) == 1 and
 	(.failed_tests[0] | startswith("regress: ia32 a.out whose text cannot be mapped"))' "$tmp/mg.json"
+# Per fix (testvm/README.md "Verdicts", per fix): mutations of real logs
+# with CVE-2010-3081's tests.  fixv <log> <jq filter>: the filter holds on
+# the parser's JSON; $a is CVE-2010-0307, $b CVE-2010-3081.
+fixv() {
+	"$parse" --runs 3 "$1" >"$tmp/fx.json" &&
+		jq -e '.fixes["CVE-2010-0307"] as $a | .fixes["CVE-2010-3081"] as $b | '"$2" "$tmp/fx.json" >/dev/null
+}
+fn=$root/testvm/fixtures/survived-3081-debian-6.1-net.log
+nn=$root/testvm/fixtures/notested-3081-no-net-v2.6.32-patched.log
+tail -n +2 "$fn" >"$tmp/n.log"
+tail -n +2 "$nn" >"$tmp/nn.log"
+t_check "both fixes clean: tests split per fix (21 + 8 of 29), the boot's counts their sum" fixv "$tmp/n.log" '
+	.verdict == "SURVIVED" and $a.verdict == "SURVIVED" and $b.verdict == "SURVIVED"
+	and .tests.planned == 29 and $a.tests.planned == 21 and $b.tests.planned == 8
+	and .tests.passed == $a.tests.passed + $b.tests.passed and .tests.skipped == $a.tests.skipped + $b.tests.skipped
+	and (.signature | test("not tested") | not)'
+sed 's/^ok 10 - \(CVE-2010-3081 regress: .*\)$/not ok 10 - \1\
+# the pipe did not hold the two iovecs'"'"' bytes/' "$tmp/n.log" >"$tmp/m.log"
+t_check "a CVE-2010-3081 regression test fails: that fix REGRESSED naming it, CVE-2010-0307 still SURVIVED, the boot REGRESSED under the fix's name" fixv "$tmp/m.log" '
+	$b.verdict == "REGRESSED" and ($b.signature | startswith("regression tests failed: test 10 (CVE-2010-3081 regress: compat vmsplice"))
+	and $b.failed_tests == ["CVE-2010-3081 regress: compat vmsplice of two iovecs into a pipe"] and $a.failed_tests == []
+	and $a.verdict == "SURVIVED" and .verdict == "REGRESSED" and (.signature | startswith("CVE-2010-3081: regression tests failed"))'
+sed 's/^ok 14 - \(CVE-2010-3081 cve-state: .*\)$/not ok 14 - \1\
+# zero page holds our markers: kernel memory written/' "$tmp/n.log" >"$tmp/m.log"
+t_check "its cve-state check fails: CVE-2010-3081 VULNERABLE, CVE-2010-0307 SURVIVED, the boot VULNERABLE" fixv "$tmp/m.log" '
+	$b.verdict == "VULNERABLE" and ($b.signature | test("zero page holds our markers")) and $a.verdict == "SURVIVED"
+	and .verdict == "VULNERABLE" and (.signature | startswith("CVE-2010-3081: state checks failed"))'
+sed 's/^ok 13 - \(CVE-2010-3081 precond: .*\)$/not ok 13 - \1\
+# zero page not zero/' "$tmp/n.log" >"$tmp/m.log"
+t_check "its precondition fails: CVE-2010-3081 INCONCLUSIVE, never SURVIVED" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and ($b.signature | test("precondition failed.*zero page not zero")) and .verdict == "INCONCLUSIVE"'
+sed 's/^ok 16 - \(CVE-2010-3081 cleanup: .*\)$/not ok 16 - \1\
+# the zero page is not zero: kernel memory left written/' "$tmp/n.log" >"$tmp/m.log"
+t_check "its cleanup check fails: CVE-2010-3081 INCONCLUSIVE, and CVE-2010-0307's tests after it are not judged" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and $a.verdict == "INCONCLUSIVE" and ($a.signature | test("CVE-2010-3081.s tests did not put the kernel back"))'
+sed '/^KIT: run 14 CVE-2010-3081/,/^KIT: fix CVE-2010-3081 end/{/^KIT: fix CVE-2010-3081 end/!d}' "$tmp/n.log" >"$tmp/m.log"
+t_check "its program stops after 5 of 8 results: CVE-2010-3081 INCONCLUSIVE, CVE-2010-0307 after it not judged" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and ($b.signature | startswith("truncated: 5 of 8 results"))
+	and $a.verdict == "INCONCLUSIVE" and ($a.signature | test("ended after 5 of its 8 results"))'
+sed '/^KIT: run 15 CVE-2010-3081/,$d' "$tmp/n.log" >"$tmp/m.log"
+t_check "the log ends inside its tests: both INCONCLUSIVE" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and ($b.signature | test("^truncated: 6 of 8")) and $a.verdict == "INCONCLUSIVE"'
+sed '/^KIT: fix CVE-2010-3081 start/,/^KIT: fix CVE-2010-3081 end/d' "$tmp/n.log" >"$tmp/m.log"
+t_check "planned but never started: CVE-2010-3081 INCONCLUSIVE, CVE-2010-0307 judged on its own (SURVIVED)" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and ($b.signature | test("never started")) and $a.verdict == "SURVIVED" and .verdict == "INCONCLUSIVE"'
+sed '/^KIT: run 14 CVE-2010-3081/a\
+BUG: unable to handle kernel paging request at ffffffff81938000\
+Kernel panic - not syncing: Fatal exception' "$tmp/n.log" | sed '/^Kernel panic/q' >"$tmp/m.log"
+t_check "an oops in its reproducer after its precondition passed: CVE-2010-3081 VULNERABLE naming the test; CVE-2010-0307 INCONCLUSIVE (not reached)" fixv "$tmp/m.log" '
+	$b.verdict == "VULNERABLE" and ($b.signature | startswith("crashed in test 14 (CVE-2010-3081 cve-state:"))
+	and $a.verdict == "INCONCLUSIVE" and ($a.signature | startswith("oops before the reproducer")) and .verdict == "VULNERABLE"'
+sed '/^KIT: run 10 CVE-2010-3081/a\
+BUG: unable to handle kernel NULL pointer dereference at 0000000000000010\
+Kernel panic - not syncing: Fatal exception' "$tmp/n.log" | sed '/^Kernel panic/q' >"$tmp/m.log"
+t_check "an oops in its regression tests, before its precondition: CVE-2010-3081 INCONCLUSIVE, never VULNERABLE" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and ($b.signature | test("^oops in this fix.s tests before its reproducer [(]test 10[)]"))'
+sed '/^KIT: run 11 CVE-2010-3081/a\
+WARNING: at net/ipv4/igmp.c:1 ip_mc_join_group+0x1/0x2()' "$tmp/n.log" >"$tmp/m.log"
+t_check "a kernel WARNING while its tests run: CVE-2010-3081 INCONCLUSIVE" fixv "$tmp/m.log" '$b.verdict == "INCONCLUSIVE" and ($b.signature | test("WARNING"))'
+t_check "no path to the bug (no CONFIG_NET): CVE-2010-3081 NOT-TESTED with the reason, the boot keeps CVE-2010-0307's SURVIVED and says what it did not test" fixv "$tmp/nn.log" '
+	$b.verdict == "NOT-TESTED" and $b.signature == "socketcall ENOSYS: kernel built without CONFIG_NET"
+	and .verdict == "SURVIVED" and .verdict == $a.verdict
+	and (.signature | endswith("; not tested: CVE-2010-3081 (socketcall ENOSYS: kernel built without CONFIG_NET)"))'
+sed 's/^ok 10 - \(CVE-2010-3081 regress: .*\)$/not ok 10 - \1/' "$tmp/nn.log" >"$tmp/m.log"
+t_check "no path, and a regression test of it fails: REGRESSED, not hidden behind NOT-TESTED" fixv "$tmp/m.log" '
+	$b.verdict == "REGRESSED" and ($b.signature | test("its reproducer did not run: socketcall ENOSYS")) and .verdict == "REGRESSED"'
+sed 's/^\(ok 14 - CVE-2010-3081 cve-state: .*\) # SKIP .*$/\1/; s/^\(ok 13 - CVE-2010-3081 precond: .*\) # SKIP .*$/\1/' "$tmp/nn.log" >"$tmp/m.log"
+t_check "the same log with its check run and passed: SURVIVED (the SKIP alone made it NOT-TESTED)" fixv "$tmp/m.log" '$b.verdict == "SURVIVED"'
 t_check "bad usage exits 2" sh -c "'$parse' --bogus; test \$? -eq 2"
 "$parse" "$tmp/nope.log" >"$tmp/po" 2>"$tmp/err"; rc=$?
 t_check "missing log: exit 2, one line naming it, no verdict" sh -c "test $rc = 2 &&

@@ -58,7 +58,8 @@ gate_row() {
 		{ printf '%s\tFAILED\t%s is not a readable result file\n' "$1" "$_r"; return 0; }
 	jq -r --arg n "$1" --arg rc "$_rc" '
 	  [.gate.kernels // {} | to_entries[] | select(.value.ok | not)
-	   | "\(.key) is \(.value.verdict), must be \(.value.expected)"
+	   | "\(.key) is \(.value.verdict), must be \(.value.expected)" + ([.value.fixes // {} | to_entries[] | select(.value.ok | not)
+	     | ", \(.key) \(.value.verdict), must be \(.value.expected)"] | add // "")
 	     + (if ((.value.failed_tests // []) | length) > 0
 	        then " (failing: \(.value.failed_tests | join(", ")))" else "" end)] as $bad
 	  | if .gate.status == "pass" and ($rc == "0" or $rc == "-") then [$n, "pass", ""]

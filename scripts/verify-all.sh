@@ -49,7 +49,8 @@ row() {
 		   k(.boots.unpatched),
 		   (if .boots.patched then k(.boots.patched) else (.security.status // "no series") end),
 		   ([.gate.kernels | to_entries[] | select(.value.ok | not)
-		     | "\(.key) is \(.value.verdict), must be \(.value.expected)"
+		     | "\(.key) is \(.value.verdict), must be \(.value.expected)" + ([.value.fixes // {} | to_entries[] | select(.value.ok | not)
+		       | ", \(.key) \(.value.verdict), must be \(.value.expected)"] | add // "")
 		       + (if (.value.failed_tests | length) > 0 then " (failing: \(.value.failed_tests | join(", ")))" else "" end)]
 		    | if length > 0 then join("; ") elif $rc != "0" then $why else "" end)]
 		  | @tsv' "$_j"

@@ -11,6 +11,8 @@
 #   a tree that already carries the fix (debian-6.1; any tree in which
 #   scripts/fix-state.sh finds every change): only its own kernel is
 #   booted, and it must be SURVIVED.
+# The same holds per fix (CVE): a fix the tree misses VULNERABLE unpatched,
+# every fix SURVIVED patched (below, must_fix).
 # SERIES_DIR=<quilt series> verifies that series as the patched kernel (a
 # release's own pick, a mutant): it is held to SURVIVED like the kit's own.
 # VERIFY_KINDS="unpatched" narrows a run to one kind.
@@ -98,6 +100,23 @@ fi
 must() {
 	if [ -n "$fixed" ] || [ "$1" != unpatched ]; then echo SURVIVED; else echo VULNERABLE; fi
 }
+# Each fix is held on its own too (boots.<kind>.fixes.<CVE>.verdict): a fix
+# is one References: value of backports/changes/*/INFO.  The tree misses a
+# fix when it misses one of that fix's changes (plan.json); its unpatched
+# kernel must show that fix VULNERABLE, and every other fix, the patched
+# kernel's and an already-fixed tree's every fix SURVIVED.  NOT-TESTED
+# (the guest could not reach the code) passes for no fix.
+# fixes_of <change>...: the fixes those changes belong to, each once.
+fixes_of() {
+	for _c; do sed -n 's/^References: //p' "$KIT_ROOT/backports/changes/$_c/INFO"; done | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+kit_fixes=$(fixes_of $(grep -v '^#' "$KIT_ROOT/backports/changes/series"))
+missing_fixes=$(fixes_of $(jq -r '.changes[] | select(.state == "missing") | .change' "$OUT/$NAME/plan/plan.json"))
+# must_fix <kind> <fix>
+must_fix() {
+	if [ "$1" = unpatched ] && [ -z "$fixed" ] && printf '%s\n' $missing_fixes | grep -qx "$2"
+	then echo VULNERABLE; else echo SURVIVED; fi
+}
 
 gate=0
 result_update "$result" --argjson prov "$(kit_provenance)" \
@@ -140,14 +159,25 @@ for k in $kinds; do
 	got=$(jq -r .verdict "$bdir/verify/boot.json")
 	if [ "$got" = "$want" ]; then ok=true; mark=ok
 	else ok=false; mark="NOT OK: must be $want"; gate=1; fi
+	# each fix: "<fix> <verdict> <must>" lines, then the ones that are not
+	fixlines=$(for f in $kit_fixes; do
+		printf '%s %s %s\n' "$f" "$(jq -r --arg f "$f" '.fixes[$f].verdict // "none"' "$bdir/verify/boot.json")" "$(must_fix "$k" "$f")"
+	done)
+	bad=$(printf '%s\n' "$fixlines" | awk 'NF == 3 && $2 != $3 { printf "%s%s %s, must be %s", s, $1, $2, $3; s = "; " }')
+	if [ -n "$bad" ]; then
+		ok=false; gate=1
+		if [ "$mark" = ok ]; then mark="NOT OK: $bad"; else mark="$mark; $bad"; fi
+	fi
 	result_update "$result" --arg k "$k" --slurpfile b "$bdir/verify/boot.json" \
 		--arg commit "${BR_COMMIT:-}" --arg cfg "$(cat "$bdir/config.sha256")" \
-		--arg want "$want" --argjson ok "$ok" \
-		'.boots[$k] = ($b[0] + {expected: $want, as_expected: $ok,
+		--arg want "$want" --argjson ok "$ok" --arg fl "$fixlines" \
+		'($fl | split("\n") | map(select(. != "") | split(" ")
+		   | {key: .[0], value: {verdict: .[1], expected: .[2], ok: (.[1] == .[2])}}) | from_entries) as $fx
+		 | .boots[$k] = ($b[0] + {expected: $want, as_expected: $ok,
 		    inputs: ($b[0].inputs + {tree_commit: $commit,
 		    build_config_sha256: $cfg, toolchain: .toolchain})})
 		 | .gate.kernels[$k] = {verdict: $b[0].verdict, expected: $want, ok: $ok,
-		    failed_tests: ($b[0].failed_tests // [])}'
+		    failed_tests: ($b[0].failed_tests // []), fixes: $fx}'
 	printf '%-12s %-9s %s [%s]\n' "$NAME" "$k" "$line" "$mark"
 done
 if [ -n "$noseries" ]; then

@@ -1,17 +1,26 @@
 #!/bin/sh
-# mutants.sh [BRANCH]: take each x86-relevant patch (A, C, D, F, G, and the
-# ptrace hardening H) out of BRANCH's series in turn, build that kernel,
-# verify it blind, and print a table: patch -> what caught its absence.
-# Verdicts as defined in testvm/README.md ("## Verdicts"):
+# mutants.sh [BRANCH]: take each patch that a kit test should miss (A, C,
+# D, F, G of CVE-2010-0307, I of CVE-2010-3081), and each whole fix that
+# has more than one patch (CVE-2010-0307), out of BRANCH's series in turn,
+# build that kernel, verify it blind, and print a table: mutant -> what
+# caught its absence.  MUTANTS= names others (any change letter, or a fix:
+# a References: value of backports/changes/*/INFO); H is defence in depth,
+# the fixed kernel survives without it.
+#
+# A mutant is judged by the verdict of the fix it takes from (the guest
+# gives one per fix, testvm/README.md "Per fix"; verdicts as in "Verdicts"):
 #   VULNERABLE    caught by a state check or a crash
 #   REGRESSED     caught by the regression tests it names
 #   INCONCLUSIVE  not accepted as fixed (the control phase, say)
 #   SURVIVED      nothing caught it: a hole in the suite, exit status 1
-# (a verification VM that could not run is an error: exit 1 too).
+# and every other fix must stay SURVIVED (its patches are all there): one
+# that does not is a failure too ("other fix"), exit status 1.  A
+# verification VM that could not run is an error: exit 1.
 #
-# Each mutant's record goes to $OUT/<b>/result.json under .mutants.<L>
-# with its verdict, failing tests, measured_at (UTC) and kit_commit, so
-# the report is made from what was measured, never from an earlier report.
+# Each mutant's record goes to $OUT/<b>/result.json under .mutants.<name>
+# with its verdict, the fix's verdicts, failing tests, measured_at (UTC)
+# and kit_commit, so the report is made from what was measured, never from
+# an earlier report.
 #
 # Mutants break the ordering rule on purpose (A without D, ...), so their
 # builds run with KIT_ALLOW_MISORDER=1; the kit's own series never do.
@@ -22,47 +31,74 @@ load_branch "$BRANCH"
 series=$KIT_ROOT/backports/$BRANCH/series
 [ -r "$series" ] || die 2 "no security series for $BRANCH; run 'make series BRANCH=$BRANCH' first"
 result=$OUT/$BRANCH/result.json
-letters=${MUTANTS:-"A C D F G"}   # H is defence in depth: the fixed kernel survives without it
-id_of() {
+letters=${MUTANTS:-"A C D F G I CVE-2010-0307"}
+changes=$KIT_ROOT/backports/changes
+# change_of <letter>: the change folder whose INFO says Letter: <letter>
+change_of() {
+	for _d in "$changes"/*/; do
+		[ "$(sed -n 's/^Letter: //p' "$_d/INFO")" = "$1" ] && { basename "$_d"; return 0; }
+	done
+	return 1
+}
+# members <mutant>: the changes it takes out (a letter: one; a fix: every
+# change whose References: names it)
+members() {
 	case $1 in
-	A) echo 221af7f87b97 ;; C) echo 05d43ed8a89c ;; D) echo 7ab02af428c2 ;;
-	F) echo 1252f238db48 ;; G) echo 318f6b228ba8 ;; H) echo 04a1e62c2cec ;;
-	*) die 2 "unknown mutant letter '$1' (A C D F G H)" ;;
+	CVE-*) grep -lE "^References:(.* )?$1( |\$)" "$changes"/*/INFO | while read -r _i; do basename "$(dirname "$_i")"; done ;;
+	*) change_of "$1" ;;
 	esac
 }
-for L in $letters; do id_of "$L" >/dev/null; done	# a bad letter stops before any build
+# fix_of <mutant>: the fix it is judged by
+fix_of() {
+	case $1 in CVE-*) echo "$1" ;;
+	*) sed -n 's/^References: //p' "$changes/$(change_of "$1")/INFO" | cut -d' ' -f1 ;; esac
+}
+# id_of <mutant>: the upstream ids it takes out, short
+id_of() {
+	for _c in $(members "$1"); do sed -n 's/^Upstream: //p' "$changes/$_c/INFO" | cut -c1-12; done | paste -sd, -
+}
+kit_fixes=$(sed -n 's/^References: //p' "$changes"/*/INFO | tr ' ' '\n' | sed '/^$/d' | sort -u)
+for L in $letters; do	# a bad name stops before any build
+	[ -n "$(members "$L" 2>/dev/null)" ] ||
+		die 2 "MUTANTS names '$L', which is neither a change letter nor a fix of backports/changes/*/INFO (letters: $(sed -n 's/^Letter: //p' "$changes"/*/INFO | paste -sd' ' -))"
+done
 kit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit=unknown
 rows=$(mktemp) || die 1 "cannot create a temp file"
 trap 'rm -f "$rows"' EXIT
 holes=0
 
-# record <L> <patch dropped> <verdict> <caught by> [<dependent> [<failed tests, ;-separated>]]
+# record <M> <patches dropped> <verdict> <caught by> [<dependent> [<failed tests, ;-separated> [<fixes json>]]]
 record() {
 	printf '%s\t%s\t%s\t%s\n' "$1" "$(id_of "$1")" "$3" "$4" >>"$rows"
 	[ "$2" != - ] || return 0
 	result_update "$result" --arg L "$1" --arg p "$2" --arg v "$3" --arg c "$4" \
-		--arg dep "${5-}" --arg f "${6-}" --arg at "$(date -u +%FT%TZ)" --arg kit "$kit" \
-		'.mutants[$L] = {dropped: $p, also_left_out: $dep, verdict: $v, caught_by: $c,
-		   failed_tests: ($f | if . == "" then [] else split(";") end),
+		--arg dep "${5-}" --arg f "${6-}" --argjson fx "${7:-null}" --arg fix "$(fix_of "$1")" \
+		--arg at "$(date -u +%FT%TZ)" --arg kit "$kit" \
+		'.mutants[$L] = {dropped: $p, also_left_out: $dep, fix: $fix, verdict: $v, caught_by: $c,
+		   failed_tests: ($f | if . == "" then [] else split(";") end), fixes: $fx,
 		   measured_at: $at, kit_commit: $kit}'
 }
 
-# run_mutant <L>: build and verify the series without L's patch
+# run_mutant <M>: build and verify the series without M's patches
 run_mutant() {
-	id=$(id_of "$1")
 	drop=
-	for p in $(grep -v '^#' "$series"); do
-		grep -q "^commit $id" "$KIT_ROOT/backports/$BRANCH/$p" && drop=$p
+	for c in $(members "$1"); do
+		id=$(sed -n 's/^Upstream: //p' "$changes/$c/INFO")
+		for p in $(grep -v '^#' "$series"); do
+			grep -q "^commit $id" "$KIT_ROOT/backports/$BRANCH/$p" && drop="$drop $p"
+		done
 	done
+	drop=${drop# }
 	[ -n "$drop" ] || { record "$1" - - "not in the series"; return 0; }
 	kind=mutant-$(echo "$1" | tr 'A-Z' 'a-z')
 	sdir=$OUT/$BRANCH/$kind.series
 	rm -rf "$sdir"; mkdir -p "$sdir" || die 1 "cannot create $sdir"
 	for p in $(grep -v '^#' "$series"); do
-		[ "$p" = "$drop" ] && continue
+		case " $drop " in *" $p "*) continue ;; esac
 		cp "$KIT_ROOT/backports/$BRANCH/$p" "$sdir/" || die 1 "cannot copy $p to $sdir"
 		echo "$p" >>"$sdir/series"
 	done
+	touch "$sdir/series"
 	progress "$BRANCH" mutant "$1: without $drop"
 	KIT_ALLOW_MISORDER=1 SERIES_DIR=$sdir sh "$KIT_ROOT/scripts/build.sh" "$kind" "$BRANCH"
 	_brc=$?
@@ -77,35 +113,49 @@ run_mutant() {
 	if ! sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/bzImage" "$vdir" >/dev/null; then
 		record "$1" "$drop" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0
 	fi
-	judge_mutant "$1" "$drop" "$OUT/$BRANCH/$kind" "$vdir/boot.json"
+	judge_mutant "$1" "$(echo "$drop" | tr ' ' ,)" "$OUT/$BRANCH/$kind" "$vdir/boot.json"
 }
 
-# judge_mutant <L> <dropped> <build dir> <boot.json>: what caught it
+# judge_mutant <M> <dropped> <build dir> <boot.json>: what caught it, by
+# the verdict of M's fix; every other fix must be SURVIVED
 judge_mutant() {
-	v=$(jq -r .verdict "$4") || die 1 "cannot read $4"
-	sig=$(jq -r .signature "$4")
-	failed=$(jq -r '.failed_tests // [] | join(";")' "$4") || die 1 "cannot read $4"
+	fix=$(fix_of "$1")
+	fx=$(jq -c '.fixes // {} | map_values({verdict, signature, failed_tests})' "$4") || die 1 "cannot read $4"
+	v=$(jq -r --arg f "$fix" '.fixes[$f].verdict // "none"' "$4")
+	sig=$(jq -r --arg f "$fix" '.fixes[$f].signature // .signature' "$4")
+	failed=$(jq -r --arg f "$fix" '.fixes[$f].failed_tests // [] | join(";")' "$4")
+	others=$(for f in $kit_fixes; do
+		[ "$f" = "$fix" ] && continue
+		ov=$(jq -r --arg f "$f" '.fixes[$f].verdict // "none"' "$4")
+		[ "$ov" = SURVIVED ] || printf '%s %s; ' "$f" "$ov"
+	done)
 	dep=$(sed 's/\.patch$//' "$3/skipped-patches" 2>/dev/null | paste -sd, -)
 	case $v in
-	VULNERABLE) caught="VULNERABLE: $(printf '%s' "$sig" | cut -c1-80)" ;;
-	REGRESSED) caught="failing tests: $failed" ;;
+	VULNERABLE) caught="$fix VULNERABLE: $(printf '%s' "$sig" | cut -c1-80)" ;;
+	REGRESSED) caught="$fix failing tests: $failed" ;;
 	# INCONCLUSIVE is never a pass: the kernel without the patch cannot
 	# even run the control phase (basic 32/64-bit execs and core dumps),
 	# so the verifier refuses to call it fixed.  A catch, by the control
 	# phase rather than by a CVE check, and the table says so.
-	INCONCLUSIVE) caught="INCONCLUSIVE (not accepted as fixed): $(printf '%s' "$sig" | cut -c1-90)" ;;
-	# SURVIVED means every test passed: nothing noticed the patch missing
-	*) caught="NOTHING (hole in the suite): $v${failed:+, failing tests: $failed}"; holes=$((holes + 1)) ;;
+	INCONCLUSIVE) caught="$fix INCONCLUSIVE (not accepted as fixed): $(printf '%s' "$sig" | cut -c1-90)" ;;
+	# SURVIVED means every test passed: nothing noticed the patch missing;
+	# NOT-TESTED (or none): the guest never reached the fix's code
+	*) caught="NOTHING (hole in the suite): $fix $v${failed:+, failing tests: $failed}"; holes=$((holes + 1)) ;;
 	esac
 	case $v in VULNERABLE|INCONCLUSIVE) [ -z "$failed" ] || caught="$caught; failing tests: $failed" ;; esac
+	if [ -n "$others" ]; then
+		caught="$caught; OTHER FIX NOT SURVIVED: ${others%; }"; holes=$((holes + 1))
+	else
+		caught="$caught; other fixes SURVIVED"
+	fi
 	[ -z "$dep" ] || caught="$caught [also left out, dependent: $dep]"
-	record "$1" "$2" "$v" "$caught" "$dep" "$failed"
+	record "$1" "$2" "$v" "$caught" "$dep" "$failed" "$fx"
 }
 
 for L in $letters; do
 	run_mutant "$L"
 done
 echo
-printf '%-3s %-13s %-13s %s\n' "" upstream verdict "what caught it"
-while IFS='	' read -r L id v c; do printf '%-3s %-13s %-13s %s\n' "$L" "$id" "$v" "$c"; done <"$rows"
-[ $holes -eq 0 ] || { echo "mutants: $holes mutant(s) not caught; add a test that fails without them" >&2; exit 1; }
+printf '%-13s %-13s %-13s %s\n' mutant upstream verdict "what caught it"
+while IFS='	' read -r L id v c; do printf '%-13s %-13s %-13s %s\n' "$L" "$id" "$v" "$c"; done <"$rows"
+[ $holes -eq 0 ] || { echo "mutants: $holes mutant(s) not caught, or another fix not SURVIVED beside them; add a test that fails without them" >&2; exit 1; }

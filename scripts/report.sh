@@ -121,7 +121,7 @@ render() {
 	  .provenance as $p | select($p != null)
 	  | "| \(.branch) | \($p.kit_commit) | \(s($p.series_sha256)) | \(s($p.host_series_sha256)) | \($p.gcc | sub("gcc \\(Debian "; "") | sub("\\).*"; "")) | \($p.binutils | sub(".*\\) "; "")) | \($p.spatch | sub("spatch version "; "") | sub(" .*"; "")) | \($p.qemu | sub("QEMU emulator version "; "") | sub(" .*"; "")) |"'
 	echo
-	echo "## Mutants (make mutants): each x86 patch taken out in turn"
+	echo "## Mutants (make mutants): each patch, and each whole fix, taken out in turn; judged by that fix's verdict, every other fix SURVIVED"
 	echo
 	m=$(rows "$mroot" '(.mutants // {}) | to_entries[] | "| \(.value.branch // (input_filename | split("/") | .[-2])) | \(.key) (\(.value.dropped)) | \(.value.verdict) | \(.value.caught_by | gsub("\\|"; "/")) |"')
 	if [ -n "$m" ]; then

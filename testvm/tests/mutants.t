@@ -1,7 +1,9 @@
 #!/bin/sh
 # scripts/mutants.sh reads the verifier's verdicts (testvm/README.md,
-# "## Verdicts"): VULNERABLE, REGRESSED (with its failing tests) and
-# INCONCLUSIVE are catches, SURVIVED is the one hole (exit 1).  No kernel:
+# "## Verdicts", "Per fix"): by the verdict of the mutant's own fix,
+# VULNERABLE, REGRESSED (with its failing tests) and INCONCLUSIVE are
+# catches, SURVIVED is a hole (exit 1); another fix not SURVIVED beside it
+# fails too (exit 1).  No kernel:
 # a copy of the kit whose build.sh only makes an empty bzImage, and whose
 # verify-kernel.sh runs the real one with a stand-in QEMU that replays a
 # recorded serial log (testvm/fixtures) per mutant.
@@ -16,7 +18,12 @@ k=$tmp/kit
 mkdir -p "$k/scripts" "$k/branches" "$k/backports" "$k/testvm" || exit 1
 cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$k/scripts/" &&
 	cp "$root/branches/v2.6.32.conf" "$k/branches/" &&
-	cp -R "$root/backports/v2.6.32" "$k/backports/" || { t_fail "copy the kit"; t_done; exit 1; }
+	cp -R "$root/backports/v2.6.32" "$k/backports/" &&
+	mkdir -p "$k/backports/changes" &&
+	cp "$root/backports/changes/series" "$k/backports/changes/" &&
+	for c in "$root"/backports/changes/[A-H]-*/; do cp -R "$c" "$k/backports/changes/" || exit 1; done ||
+	{ t_fail "copy the kit"; t_done; exit 1; }
+# the first cases: a kit of one fix (A-H, CVE-2010-0307), as the old logs are
 cat >"$k/scripts/build.sh" <<'B'
 #!/bin/sh
 # stand-in build: build.sh <kind> <branch>
@@ -26,7 +33,7 @@ B
 # stand-in verifier: the real one, its QEMU replaying MUTANT_LOG_<letter>
 cat >"$k/testvm/verify-kernel.sh" <<'V'
 #!/bin/sh
-case $1 in */mutant-*) l=${1#*/mutant-}; l=${l%%/*} ;; esac
+case $1 in */mutant-*) l=${1#*/mutant-}; l=$(echo "${l%%/*}" | tr - _) ;; esac
 eval "FAKE_LOG=\${MUTANT_LOG_$l:?no log for mutant $l}"
 export FAKE_LOG
 exec sh "$REAL_TESTVM/verify-kernel.sh" "$@"
@@ -52,7 +59,7 @@ r=$OUT/v2.6.32/result.json
 MUTANTS="A C D G" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o1" 2>"$tmp/e1"; rc=$?
 t_check "every mutant caught (VULNERABLE, INCONCLUSIVE, REGRESSED): exit 0" test "$rc" = 0
 t_check "table: G caught by its failing test" grep -q \
-	'^G *318f6b228ba8 *REGRESSED *failing tests: regress: ia32 a.out whose text cannot be mapped' "$tmp/o1"
+	'^G *318f6b228ba8 *REGRESSED *CVE-2010-0307 failing tests: regress: ia32 a.out whose text cannot be mapped' "$tmp/o1"
 t_check "result.json: G is REGRESSED with its failing test named" jq -e '.mutants.G |
 	.verdict == "REGRESSED" and (.failed_tests == ["regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) is killed and leaks no memory (318f6b228ba8)"])' "$r"
 t_check "result.json: every record has measured_at (UTC) and the kit commit" jq -e --arg kit \
@@ -69,12 +76,29 @@ t_check "result.json keeps the earlier records beside F's" jq -e \
 	'.mutants.F.verdict == "SURVIVED" and .mutants.G.verdict == "REGRESSED"' "$r"
 MUTANTS="A Q" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o3" 2>"$tmp/e3"; rc=$?
 t_check "an unknown letter: exit 2 before any build, one line naming it" sh -c "
-	test $rc = 2 && test \$(wc -l <'$tmp/e3') = 1 && grep -q \"unknown mutant letter 'Q'\" '$tmp/e3' &&
+	test $rc = 2 && test \$(wc -l <'$tmp/e3') = 1 && grep -q \"MUTANTS names 'Q', which is neither\" '$tmp/e3' &&
 	! grep -q . '$tmp/o3'"
 FAKE_BUILD_RC=3 MUTANTS="A" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o4" 2>"$tmp/e4"; rc=$?
 t_check "a build that never started (source unreachable, exit 3) is no finding: exit 3, not 'BUILD FAILED'" sh -c "
 	test $rc = 3 && ! grep -q 'BUILD FAILED' '$tmp/o4' && grep -q 'before any kernel was built' '$tmp/e4'"
 FAKE_BUILD_RC=1 MUTANTS="A" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o5" 2>"$tmp/e5"; rc=$?
 t_check "a kernel that does not build without the patch: BUILD FAILED in the table" grep -q '^A .*BUILD FAILED' "$tmp/o5"
+
+# Two fixes: I (CVE-2010-3081) is in the kit and in the series.
+cp -R "$root"/backports/changes/I-*/ "$k/backports/changes/" && (cd "$k" && git add -A &&
+	git -c user.name=t -c user.email=t@t commit -qm I) || { t_fail "add I to the kit copy"; t_done; exit 1; }
+export MUTANT_LOG_cve_2010_0307="$fx/survived-3081-v2.6.32-net-0307-unfixed.log" \
+	MUTANT_LOG_i="$fx/vulnerable-3081-v2.6.32-net.log"
+MUTANTS="CVE-2010-0307" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o6" 2>"$tmp/e6"; rc=$?
+t_check "the whole of CVE-2010-0307 dropped: caught by that fix, CVE-2010-3081 SURVIVED: exit 0" sh -c "
+	test $rc = 0 && grep -q '^CVE-2010-0307 .*VULNERABLE *CVE-2010-0307 VULNERABLE: .*other fixes SURVIVED' '$tmp/o6'"
+t_check "result.json: the mutant dropped all eight patches, its fixes' verdicts recorded" jq -e '.mutants["CVE-2010-0307"] |
+	(.dropped | split(",") | length) == 8 and .fix == "CVE-2010-0307" and .fixes["CVE-2010-3081"].verdict == "SURVIVED"' "$r"
+MUTANTS="I" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o7" 2>"$tmp/e7"; rc=$?
+t_check "I dropped, but the kernel also VULNERABLE for CVE-2010-0307: caught, yet the other fix is named and exit 1" sh -c "
+	test $rc = 1 && grep -q '^I .*c41d68a513c7 *VULNERABLE *CVE-2010-3081 VULNERABLE: .*OTHER FIX NOT SURVIVED: CVE-2010-0307 VULNERABLE' '$tmp/o7' &&
+	grep -q 'another fix not SURVIVED' '$tmp/e7'"
+MUTANTS="CVE-2010-9999" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o8" 2>"$tmp/e8"; rc=$?
+t_check "a fix the kit does not carry: exit 2, named" sh -c "test $rc = 2 && grep -q \"MUTANTS names 'CVE-2010-9999'\" '$tmp/e8'"
 
 t_done

@@ -20,10 +20,12 @@ arch_of_cell() {
 	x86_32) echo x86_32 ;;
 	ppc64) echo powerpc ;;
 	sparc64) echo sparc64 ;;
-	parisc) echo parisc ;;
+	parisc | parisc64) echo parisc ;;
 	m68knommu) echo m68knommu ;;
 	sh-nommu | sh64) echo sh ;;
-	mips-irix) echo mips ;;
+	mips-irix | mips64) echo mips ;;
+	s390x) echo s390 ;;
+	ia64) echo ia64 ;;
 	*) return 1 ;;
 	esac
 }

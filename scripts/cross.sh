@@ -415,11 +415,13 @@ tokens_check() {
 					echo "$_f: $_p does not apply" >>"$_tc/result"
 			fi
 		done
-		if cmp -s "$_tc/a/$_n" "$_tc/b/$_n"; then echo "$_f ${X_RENAME:+rename-missing}${X_RENAME:-untouched}" >>"$_tc/result"
+		_same=untouched _cmt=comments-only
+		[ -z "$X_RENAME" ] || _same=rename-missing _cmt=rename-missing
+		if cmp -s "$_tc/a/$_n" "$_tc/b/$_n"; then echo "$_f $_same" >>"$_tc/result"
 		elif ! cc -fpreprocessed -E -P "$_tc/a/$_n" >"$_tc/a/$_n.i" 2>>"$_tc/cc.log" ||
 			! cc -fpreprocessed -E -P "$_tc/b/$_n" >"$_tc/b/$_n.i" 2>>"$_tc/cc.log"; then
 			echo "$_f cannot-preprocess" >>"$_tc/result"
-		elif cmp -s "$_tc/a/$_n.i" "$_tc/b/$_n.i"; then echo "$_f ${X_RENAME:+rename-missing}${X_RENAME:-comments-only}" >>"$_tc/result"
+		elif cmp -s "$_tc/a/$_n.i" "$_tc/b/$_n.i"; then echo "$_f $_cmt" >>"$_tc/result"
 		elif [ -n "$X_RENAME" ] && renamed_only "$_tc/a/$_n.i" "$_tc/b/$_n.i" $X_RENAME; then
 			echo "$_f renamed-only" >>"$_tc/result"
 		else echo "$_f tokens-changed" >>"$_tc/result"; fi

@@ -6,8 +6,9 @@
 # The list is what the kit knows an architecture by: the cross matrix
 # (cross/matrix/<cell>.conf) and the changes that touch arch code
 # (backports/changes/: B sparc64, C F G H x86_64, E powerpc; I, by its
-# INFO's Arches: line, x86_64 powerpc sparc64 parisc mips and two the kit
-# has no cell for, ia64 and s390, which ARCHES= cannot name).  A cell
+# INFO's Arches: line, x86_64 powerpc sparc64 parisc mips, and ia64 and
+# s390, which ARCHES= cannot name: their cells, ia64 and s390x, exist for
+# I alone and are never in a pick).  A cell
 # added to the matrix needs its line in arch_of_cell (scripts/tests/
 # picks.t fails until it has one).
 KIT_ARCHES="x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips"
@@ -20,10 +21,12 @@ arch_of_cell() {
 	x86_32) echo x86_32 ;;
 	ppc64) echo powerpc ;;
 	sparc64) echo sparc64 ;;
-	parisc) echo parisc ;;
+	parisc | parisc64) echo parisc ;;
 	m68knommu) echo m68knommu ;;
 	sh-nommu | sh64) echo sh ;;
-	mips-irix) echo mips ;;
+	mips-irix | mips64) echo mips ;;
+	s390x) echo s390 ;;
+	ia64) echo ia64 ;;
 	*) return 1 ;;
 	esac
 }

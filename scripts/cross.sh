@@ -182,7 +182,7 @@ cell_aborted() {
 # variables stay there): skip it, or build, push, rebuild and judge.
 run_cell() {
 	cell=$1
-	X_DESC= X_ARCH= X_CC= X_CROSS= X_PKG= X_OBJS= X_SKIP= X_FORCED= X_HOST= X_TOKENS= X_ALL_FLAGS= X_HOST_ALL= X_CFLAGS= X_CONFIG_EXTRA= X_MAKEVARS=
+	X_DESC= X_ARCH= X_CC= X_CROSS= X_PKG= X_OBJS= X_SKIP= X_FORCED= X_HOST= X_TOKENS= X_RENAME= X_ALL_FLAGS= X_HOST_ALL= X_CFLAGS= X_CONFIG_EXTRA= X_MAKEVARS=
 	# shellcheck disable=SC1090
 	. "$mdir/$cell.conf"
 	cdir=$top/$cell
@@ -191,7 +191,14 @@ run_cell() {
 	mkdir -p "$cdir"
 	log=$cdir/cell.log
 	: >"$log"
-	if [ -n "$X_TOKENS" ]; then tokens_check "$cell"; fi
+	if [ -n "$X_TOKENS" ]; then
+		tokens_check "$cell"
+		# what stands in for a compiler must hold: any other result
+		# (tokens changed, a rename missing, a hunk that does not apply,
+		# a file the tree lacks) fails the cell, skipped or not
+		_tbad=$(grep -v -E ' (untouched|comments-only|renamed-only)$' "$cdir/tokens/result" | head -1)
+		if [ -n "$_tbad" ]; then cell_fail "$cell" tokens "$_tbad"; return 1; fi
+	fi
 	if [ -n "$X_SKIP" ]; then
 		progress "$BRANCH" cross "$cell: SKIPPED: $X_SKIP"
 		cell_json "$cell" skipped "$X_SKIP"
@@ -389,6 +396,10 @@ cell_judge() {
 # series changes no C token in it (comments only): preprocess both versions
 # with -fpreprocessed (comments out, macros untouched) and compare.  A file
 # the tree lacks or cc cannot read is said so, never "comments-only".
+# With X_RENAME="<old> <new>" the series must rename an identifier and do
+# nothing else: <new> absent before and present after, and the patched
+# tokens with <new> put back to <old> equal the unpatched ones
+# ("renamed-only"); a file the series leaves alone is "rename-missing".
 tokens_check() {
 	_tc=$top/$1/tokens
 	mkdir -p "$_tc/a" "$_tc/b"
@@ -404,13 +415,23 @@ tokens_check() {
 					echo "$_f: $_p does not apply" >>"$_tc/result"
 			fi
 		done
-		if cmp -s "$_tc/a/$_n" "$_tc/b/$_n"; then echo "$_f untouched" >>"$_tc/result"
+		_same=untouched _cmt=comments-only
+		[ -z "$X_RENAME" ] || _same=rename-missing _cmt=rename-missing
+		if cmp -s "$_tc/a/$_n" "$_tc/b/$_n"; then echo "$_f $_same" >>"$_tc/result"
 		elif ! cc -fpreprocessed -E -P "$_tc/a/$_n" >"$_tc/a/$_n.i" 2>>"$_tc/cc.log" ||
 			! cc -fpreprocessed -E -P "$_tc/b/$_n" >"$_tc/b/$_n.i" 2>>"$_tc/cc.log"; then
 			echo "$_f cannot-preprocess" >>"$_tc/result"
-		elif cmp -s "$_tc/a/$_n.i" "$_tc/b/$_n.i"; then echo "$_f comments-only" >>"$_tc/result"
+		elif cmp -s "$_tc/a/$_n.i" "$_tc/b/$_n.i"; then echo "$_f $_cmt" >>"$_tc/result"
+		elif [ -n "$X_RENAME" ] && renamed_only "$_tc/a/$_n.i" "$_tc/b/$_n.i" $X_RENAME; then
+			echo "$_f renamed-only" >>"$_tc/result"
 		else echo "$_f tokens-changed" >>"$_tc/result"; fi
 	done
+}
+# renamed_only <a.i> <b.i> <old> <new>: b is a with the identifier <old>
+# renamed <new>, and nothing else.
+renamed_only() {
+	! grep -qw -- "$4" "$1" && grep -qw -- "$4" "$2" && grep -qw -- "$3" "$1" &&
+		sed "s/\\<$4\\>/$3/g" "$2" | cmp -s - "$1"
 }
 # filterdiff_one <patch> <file>: the part of a patch for one file.
 filterdiff_one() {

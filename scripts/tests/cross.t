@@ -85,11 +85,14 @@ fs/exec.o: fs/exec.c
 EOF
 printf 'int do_exec(int x)\n{\n\treturn x + 1;\n}\n' >"$tmp/tree/fs/exec.c"
 mkdir -p "$tmp/tree/include"
+# a header no compiler builds, whose hunk is a rename (X_TOKENS, X_RENAME)
+printf '/* inl */\nstatic inline int old_fn(int x)\n{\n\treturn x - 1;\n}\n' >"$tmp/tree/include/inl.h"
 echo '/* a */' >"$tmp/tree/include/note-a.h"; echo '/* b */' >"$tmp/tree/include/note-b.h"
 cat >"$kit/backports/fake/a.patch" <<EOF
 Subject: add setup_new_exec
 Git-commit: $id
 
+diff --git a/fs/exec.c b/fs/exec.c
 --- a/fs/exec.c
 +++ b/fs/exec.c
 @@ -2,3 +2,7 @@
@@ -100,7 +103,20 @@ Git-commit: $id
 +void setup_new_exec(void)
 +{
 +}
+diff --git a/include/inl.h b/include/inl.h
+--- a/include/inl.h
++++ b/include/inl.h
+@@ -1,5 +1,5 @@
+ /* inl */
+-static inline int old_fn(int x)
++static inline int new_fn(int x)
+ {
+ 	return x - 1;
+ }
 EOF
+for c in renamed:include/inl.h notrenamed:fs/exec.c untouched:include/note-a.h; do
+	printf 'X_DESC="no compiler"\nX_TOKENS=%s\nX_RENAME="old_fn new_fn"\nX_SKIP="no compiler for it"\n' "${c#*:}" >"$kit/cross/matrix/${c%%:*}.conf"
+done
 echo a.patch >"$kit/backports/fake/series"
 # trees with the host patch's change already in, and with half of it
 cp -R "$tmp/tree" "$tmp/half"; printf '/* a */\n/* fixed a */\n' >"$tmp/half/include/note-a.h"
@@ -127,6 +143,13 @@ t_check "the table is printed on stdout (cross-all reads it there)" [ "$out" = "
 t_check "the run's record names when, the kit commit and its cells" \
 	jq -e --arg k "$want_kit" '(.measured_at | test("^[0-9]{4}-")) and .kit_commit == $k and (.cells | keys) == ["good", "skip"] and .status == "ok"' "$top/cross.json"
 t_check "result.json's cross is that record" jq -e --arg k "$want_kit" '.cross.kit_commit == $k and (.cross.cells | keys) == ["good", "skip"]' "$tmp/out/fake/result.json"
+
+cross fake renamed notrenamed untouched
+if [ $rc -eq 1 ] && [ "$(row renamed)" = "skipped: no compiler for it [include/inl.h: renamed-only]" ] &&
+	row notrenamed | grep -q '^failed: tokens: fs/exec.c tokens-changed' &&
+	row untouched | grep -q '^failed: tokens: include/note-a.h rename-missing'; then
+	t_ok "X_RENAME: a rename and nothing else is renamed-only; more than that, or no rename, fails the cell"
+else t_fail "X_RENAME: renamed-only, tokens-changed and rename-missing" "rc=$rc" "$(cat "$top/table.txt")"; fi
 
 cross fake other
 if [ $rc -eq 0 ] && [ "$(awk 'NR > 1 { print $2 }' "$top/table.txt" | sort -u)" = other ] &&

@@ -203,7 +203,7 @@ for b in $found; do
 	r=$OUT/$b/result.json
 	load_branch "$b"
 	pid_src=
-	sts= anyfixed=
+	sts='' anyfixed=''
 	for cve in $fixes; do
 		st=$(status "$r" "$cve")
 		sts="$sts${sts:+, }$cve $st"

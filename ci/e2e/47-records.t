@@ -20,7 +20,10 @@ if [ -z "$names" ]; then t_done; exit $?; fi
 
 out=$(sh scripts/records.sh 2>&1); rc=$?
 [ $rc -eq 0 ] && t_ok "make records on this run's results (exit 0)" || t_fail "make records" "exit $rc" "$out"
-for cve in $(sed -n 's/^References: //p' $(grep -v '^#' backports/changes/series | sed 's|^|backports/changes/|; s|$|/INFO|') | tr ' ' '\n' | sort -u); do
+# each fix of the series: every References: value of its changes
+cves=$(for c in $(grep -v '^#' backports/changes/series); do sed -n 's/^References: //p' "backports/changes/$c/INFO"; done |
+	tr ' ' '\n' | sed '/^$/d' | sort -u)
+for cve in $cves; do
 osv=$OUT/records/$cve.osv.json yml=$OUT/records/$cve.yml
 # shellcheck disable=SC2086
 c=$(sh scripts/records.sh --check "$osv" "$yml" $names 2>&1) &&

@@ -197,7 +197,6 @@ patches() {
 		die 1 "[$_b] $_mb holds $_k mails, the verified series $_n patches; rerun 'make mbox BRANCH=$_b'; $dst left as it was"
 }
 
-
 # One JSON object per branch and fix: the evidence the records carry.
 for b in $found; do
 	r=$OUT/$b/result.json
@@ -250,72 +249,72 @@ for b in $found; do
 done
 
 now=$(date -u +%FT%TZ)
+# Per fix: its OSV record and its cip-kernel-sec issue, both checked.
 for cve in $fixes; do
-for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
-jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
-	--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
-  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
-  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
-  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
-  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
-     aliases: [$f.cve], summary: $f.summary,
-     details: ($f.description + "\n\nThis record is made by the CVE-2010-0307 backport kit from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
-     affected: [{
-       package: {ecosystem: "Linux", name: "Kernel"},
-       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
-       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
-       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
-     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
-                           url: "https://git.kernel.org/linus/\(.upstream)"}],
-     database_specific: {
-       made_by: "CVE-2010-0307 backport kit (scripts/records.sh)",
-       kit_commits: ([$br[] | .kit_commit | select(. != null)] | unique),
-       introduced_by: $f.introduced_by,
-       upstream_changes: $ch}}' >"$work/$cve.osv.json"
+	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
+	jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
+	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
+	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
+	  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
+	     aliases: [$f.cve], summary: $f.summary,
+	     details: ($f.description + "\n\nThis record is made by the CVE-2010-0307 backport kit from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
+	     affected: [{
+	       package: {ecosystem: "Linux", name: "Kernel"},
+	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
+	       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
+	       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
+	     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
+	                           url: "https://git.kernel.org/linus/\(.upstream)"}],
+	     database_specific: {
+	       made_by: "CVE-2010-0307 backport kit (scripts/records.sh)",
+	       kit_commits: ([$br[] | .kit_commit | select(. != null)] | unique),
+	       introduced_by: $f.introduced_by,
+	       upstream_changes: $ch}}' >"$work/$cve.osv.json"
 
-# The cip-kernel-sec issue, first as the JSON it must parse to.
-jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
-	--slurpfile br "$work/branches.json" '
-  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
-  | def sh: .[0:12];
-    def verdict(k): .verdicts[k] as $v | if $v == null then "\(k): not booted" else
-      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
-  {description: $f.description,
-   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
-   comments: ({"cve-2010-0307-kit": ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
-     + ($br | map({key: "kit/\(.branch)", value: (
-        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
-        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
-        + verdict("unpatched") + "\n" + verdict("patched")
-        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"
-             + (.series.patches | map("\(.n) \(.letter) \(.upstream | sh) \(.role) \(.patch_id) \(.file)") | join("\n"))
-           else "" end))}) | from_entries)),
-   "introduced-by": {mainline: $f.introduced_by.mainline},
-   "fixed-by": ({mainline: [$ch[] | select(.role == "fix") | .upstream]}
-     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}' \
-	>"$work/$cve.issue.json"
+	# The cip-kernel-sec issue, first as the JSON it must parse to.
+	jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+		--slurpfile br "$work/branches.json" '
+	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+	  | def sh: .[0:12];
+	    def verdict(k): .verdicts[k] as $v | if $v == null then "\(k): not booted" else
+	      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
+	  {description: $f.description,
+	   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
+	   comments: ({"cve-2010-0307-kit": ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
+	     + ($br | map({key: "kit/\(.branch)", value: (
+	        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
+	        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
+	        + verdict("unpatched") + "\n" + verdict("patched")
+	        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"
+	             + (.series.patches | map("\(.n) \(.letter) \(.upstream | sh) \(.role) \(.patch_id) \(.file)") | join("\n"))
+	           else "" end))}) | from_entries)),
+	   "introduced-by": {mainline: $f.introduced_by.mainline},
+	   "fixed-by": ({mainline: [$ch[] | select(.role == "fix") | .upstream]}
+	     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}' \
+		>"$work/$cve.issue.json"
 
-# ... then as YAML, by hand: block scalars for text, JSON-quoted scalars
-# (valid YAML) for the rest, in cip-kernel-sec's field order.
-jq -r '
-  def block(ind): "|-\n" + (split("\n") | map(if . == "" then "" else ind + . end) | join("\n"));
-  def q: tojson;
-  "description: " + (.description | block("  ")),
-  "references:", (.references[] | "- " + q),
-  "comments:", (.comments | to_entries[] | "  " + (.key | q) + ": " + (.value | block("    "))),
-  (("introduced-by", "fixed-by") as $k | "\($k):",
-    (.[$k] | to_entries[] | "  " + (.key | q) + ": [" + (.value | map(q) | join(", ")) + "]"))' \
-	"$work/$cve.issue.json" >"$work/$cve.yml"
+	# ... then as YAML, by hand: block scalars for text, JSON-quoted scalars
+	# (valid YAML) for the rest, in cip-kernel-sec's field order.
+	jq -r '
+	  def block(ind): "|-\n" + (split("\n") | map(if . == "" then "" else ind + . end) | join("\n"));
+	  def q: tojson;
+	  "description: " + (.description | block("  ")),
+	  "references:", (.references[] | "- " + q),
+	  "comments:", (.comments | to_entries[] | "  " + (.key | q) + ": " + (.value | block("    "))),
+	  (("introduced-by", "fixed-by") as $k | "\($k):",
+	    (.[$k] | to_entries[] | "  " + (.key | q) + ": [" + (.value | map(q) | join(", ")) + "]"))' \
+		"$work/$cve.issue.json" >"$work/$cve.yml"
 
-
-# shellcheck disable=SC2086
-check_records "$work/$cve.osv.json" "$work/$cve.yml" $found >&2 ||
-	die 1 "the $cve records made are not valid (see above); $dst left as it was"
-yaml_to_json "$work/$cve.yml" >"$work/parsed.json"
-[ "$(jq -S . "$work/parsed.json")" = "$(jq -S . "$work/$cve.issue.json")" ] ||
-	die 1 "the $cve YAML written does not parse to the record meant (a quoting bug in records.sh); $dst left as it was"
-jq -r '"\(length) branches: " + ([.[] | "\(.branch) \(.status)"] | join(", "))' \
-	"$work/branches.json" >"$work/$cve.summary"
+	# shellcheck disable=SC2086
+	check_records "$work/$cve.osv.json" "$work/$cve.yml" $found >&2 ||
+		die 1 "the $cve records made are not valid (see above); $dst left as it was"
+	yaml_to_json "$work/$cve.yml" >"$work/parsed.json"
+	[ "$(jq -S . "$work/parsed.json")" = "$(jq -S . "$work/$cve.issue.json")" ] ||
+		die 1 "the $cve YAML written does not parse to the record meant (a quoting bug in records.sh); $dst left as it was"
+	jq -r '"\(length) branches: " + ([.[] | "\(.branch) \(.status)"] | join(", "))' \
+		"$work/branches.json" >"$work/$cve.summary"
 done
 
 # Installed only once every fix's records are valid.

@@ -1,19 +1,25 @@
 #!/bin/sh
-# records.sh: machine-readable fix records for CVE-2010-0307, made from the
-# result files of one run (OUT/<branch>/result.json) and the kit's own
-# facts, written to $OUT/records/:
+# records.sh: machine-readable fix records for each fix the kit carries
+# (every References: value of backports/changes/series: CVE-2010-0307,
+# CVE-2010-3081), made from the result files of one run
+# (OUT/<branch>/result.json) and the kit's own facts
+# (scripts/records/<CVE>.json), written to $OUT/records/:
 #
-#   CVE-2010-0307.osv.json   an OSV record (OSV schema 1.7.5, id
-#                            x_KIT-CVE-2010-0307: "x_" is the schema's prefix
-#                            for a database OSV.dev does not aggregate)
-#   CVE-2010-0307.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
+#   <CVE>.osv.json   an OSV record (OSV schema 1.7.5, id x_KIT-<CVE>: "x_"
+#                    is the schema's prefix for a database OSV.dev does not
+#                    aggregate)
+#   <CVE>.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
 #
 # What each says, and where it comes from: scripts/records/README.md.
-# A branch is claimed fixed only when its gate passed with the patched
-# kernel SURVIVED, and only for the series that run verified (its sha256
-# in result.json must match the series now); its patch ids come from the
-# mails of `make mbox` in OUT/<b>/mbox/ when they are there (each checked
-# against the series' patch), else from the quilt patches.
+# A branch is claimed fixed for a CVE only when its gate passed with the
+# unpatched kernel VULNERABLE and the patched one SURVIVED for that CVE
+# (.boots.<kind>.fixes.<CVE>.verdict; a result file from before per-fix
+# verdicts: the kernel's verdict, for CVE-2010-0307 only), and only for
+# the series that run verified (its sha256 in result.json must match the
+# series now); each record carries the patches of the changes whose
+# References: names its CVE; their patch ids come from the mails of `make
+# mbox` in OUT/<b>/mbox/ when they are there (each checked against the
+# series' patch), else from the quilt patches.
 #
 # Both records are checked before they are installed: the OSV one against
 # the OSV JSON schema (scripts/records/osv-schema.json, Debian's
@@ -26,7 +32,8 @@
 #
 # Exit 0 written (or, --check, valid); 1 a result file cannot be read
 # (named), a claim cannot be backed (series or mbox changed since the run),
-# or a record is not valid (the records in OUT are left as they were);
+# a fix of the series has no scripts/records/<CVE>.json, or a record is
+# not valid (the records in OUT are left as they were);
 # 2 nothing to record (no result file under OUT), or a tool is missing.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -102,32 +109,52 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
 trap 'rmtree "$work"' EXIT
 
 # Every upstream change of the series, from backports/changes/*/INFO (its
-# header lines; References: names the fix it belongs to) ...
+# header lines; References: names the fixes it belongs to) ...
 for c in $(grep -v '^#' "$KIT_ROOT/backports/changes/series"); do
 	sed '/^$/q' "$KIT_ROOT/backports/changes/$c/INFO" | jq -R -s --arg c "$c" '
 	  [split("\n")[] | capture("^(?<key>[A-Za-z-]+): (?<value>.*)$")] | from_entries
 	  | {change: $c, letter: .Letter, upstream: .Upstream, subject: .Subject, mainline: .Mainline,
-	     fix: .References}'
+	     fix: (.References // "" | split(" ") | map(select(. != "")))}'
 done | jq -s . >"$work/all-changes.json"
-# ... and those of this record's fix (References: CVE-2010-0307), with the
-# role the kit gives each (records/CVE-2010-0307.json).  The other fixes'
-# patches are in the series the run verified but not in this record.
-jq --slurpfile f "$rec/CVE-2010-0307.json" \
-	'map(select(.fix == $f[0].cve) | del(.fix) + $f[0].roles[.letter])
-	 | if length > 0 and all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
-	  error("a change without a 40-hex Upstream: line or a role in scripts/records/CVE-2010-0307.json, or none with References: \($f[0].cve)") end' \
-	"$work/all-changes.json" >"$work/changes.json"
+# ... the fixes the kit carries: every References: value of the series
+# (one record each; a records/<CVE>.json no change references makes none) ...
+fixes=$(jq -r '[.[].fix[]] | unique[]' "$work/all-changes.json")
+[ -n "$fixes" ] || die 1 "no change of backports/changes/series has a References: line; nothing names a fix to record"
+# ... and per fix, its changes with the role the kit gives each
+# (records/<CVE>.json).  The other fixes' patches are in the series the run
+# verified but not in this fix's records.
+for cve in $fixes; do
+	[ -r "$rec/$cve.json" ] ||
+		die 1 "backports/changes/series carries $cve (References: of $(jq -r --arg c "$cve" '[.[] | select(.fix | index($c)) | .change] | join(", ")' "$work/all-changes.json")) but scripts/records/$cve.json does not exist; write it (scripts/records/README.md says what it holds)"
+	jq --slurpfile f "$rec/$cve.json" --arg cve "$cve" \
+		'map(select(.fix | index($f[0].cve)) | del(.fix) + $f[0].roles[.letter])
+		 | if $f[0].cve == $cve and length > 0 and all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
+		  error("a change without a 40-hex Upstream: line or a role in scripts/records/\($cve).json, or its cve is not \($cve)") end' \
+		"$work/all-changes.json" >"$work/changes.$cve.json"
+done
 
-# status <result>: what the run says of the branch.  "fixed" needs both
-# kernels in the gate of one run (verify.sh clears .gate first): unpatched
-# VULNERABLE, patched SURVIVED ("partly verified": the gate passed on one
-# kind only, VERIFY_KINDS=).
+# Result files made before the guest judged each fix apart (no .fixes in
+# a boot) judged CVE-2010-0307 alone: the kernel's verdict is its verdict.
+legacy_fix=CVE-2010-0307
+
+# status <result> <fix>: what the run says of the branch for that fix.
+# "fixed" needs the gate of one run (verify.sh clears .gate first) passed
+# with both kernels in it: unpatched VULNERABLE, patched SURVIVED for that
+# fix ("partly verified": the patched kernel SURVIVED but the gate did not
+# hold the unpatched one, VERIFY_KINDS=; "not tested": the patched kernel
+# has no verdict for the fix, or NOT-TESTED).
 status() {
-	jq -r 'if .gate == null then "not verified"
+	jq -r --arg c "$2" --arg legacy "$legacy_fix" '
+	  def v(k): if .gate.kernels[k] == null then null
+	    elif .boots[k].fixes != null then .boots[k].fixes[$c].verdict
+	    elif $c == $legacy then .gate.kernels[k].verdict else null end;
+	  if .gate == null then "not verified"
 	  elif .gate.status == "pass" and .security.status == "already fixed" then "already fixed"
 	  elif .gate.status != "pass" then "not fixed"
-	  elif .gate.kernels.patched.verdict == "SURVIVED" and .gate.kernels.unpatched.verdict == "VULNERABLE" then "fixed"
-	  else "partly verified" end' "$1"
+	  elif v("patched") == "SURVIVED" and v("unpatched") == "VULNERABLE" then "fixed"
+	  elif v("patched") == "SURVIVED" or .gate.kernels.patched == null then "partly verified"
+	  elif v("patched") == null or v("patched") == "NOT-TESTED" then "not tested"
+	  else "not fixed" end' "$1"
 }
 
 # patches <branch> <result>: the verified series as JSON lines, one per
@@ -170,14 +197,20 @@ patches() {
 		die 1 "[$_b] $_mb holds $_k mails, the verified series $_n patches; rerun 'make mbox BRANCH=$_b'; $dst left as it was"
 }
 
-# One JSON object per branch: the evidence the records carry.
+# One JSON object per branch and fix: the evidence the records carry.
 for b in $found; do
 	r=$OUT/$b/result.json
-	st=$(status "$r")
 	load_branch "$b"
 	pid_src=
+	sts='' anyfixed=''
+	for cve in $fixes; do
+		st=$(status "$r" "$cve")
+		sts="$sts${sts:+, }$cve $st"
+		[ "$st" != fixed ] || anyfixed=1
+		printf '%s\n' "$st" >"$work/status.$b.$cve"
+	done
 	: >"$work/patches.$b"
-	if [ "$st" = "fixed" ]; then
+	if [ -n "$anyfixed" ]; then
 		patches "$b" "$r" >"$work/patches.$b"
 	fi
 	sdir=$(jq -r --arg b "$b" 'if .provenance.series_dir then "SERIES_DIR=" + (.provenance.series_dir | split("/") | .[-1])
@@ -185,90 +218,109 @@ for b in $found; do
 	jq -e -s --slurpfile a "$work/all-changes.json" 'map(.upstream) - ($a[0] | map(.upstream)) | length == 0' \
 		"$work/patches.$b" >/dev/null ||
 		die 1 "[$b] a patch of the series names an upstream commit none of backports/changes/*/INFO has"
-	jq -s --slurpfile r "$r" --slurpfile ch "$work/changes.json" --arg b "$b" --arg st "$st" \
-		--arg ver "$BR_VERSION" --arg src "$pid_src" --arg sdir "$sdir" '
-	  ($r[0]) as $x | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
-	  | def boot(k): $x.boots[k] as $o | if $o == null then null else
-	      {verdict: $o.verdict, expected: $o.expected, tests: $o.tests, seconds: $o.seconds,
-	       signature: $o.signature} end;
-	  {branch: $b, base_version: $ver, base_commit: ($x.base_commit // null), status: $st,
-	   gate: ($x.gate.status // "not run"),
-	   verdicts: {unpatched: boot("unpatched"), patched: boot("patched")},
-	   kit_commit: ($x.provenance.kit_commit // null), recorded_at: ($x.provenance.recorded_at // null),
-	   series: (if length == 0 then null else
-	     {source: $sdir, sha256: $x.provenance.series_sha256, patch_ids_from: $src,
-	      patches: map(select($c[.upstream] != null) | . + {letter: $c[.upstream].letter,
-	                        subject: $c[.upstream].subject, role: $c[.upstream].role})} end)}' \
-		"$work/patches.$b" >"$work/branch.$b.json"
-	progress "$b" records "$st${pid_src:+ (patch ids from $pid_src)}"
+	for cve in $fixes; do
+		st=$(cat "$work/status.$b.$cve")
+		# the series only where this fix is claimed
+		pf=/dev/null
+		[ "$st" != fixed ] || pf=$work/patches.$b
+		jq -s --slurpfile r "$r" --slurpfile ch "$work/changes.$cve.json" --arg b "$b" --arg st "$st" \
+			--arg ver "$BR_VERSION" --arg src "$pid_src" --arg sdir "$sdir" \
+			--arg cve "$cve" --arg legacy "$legacy_fix" '
+		  ($r[0]) as $x | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
+		  | def boot(k): $x.boots[k] as $o | if $o == null then null
+		      elif $o.fixes == null and $cve == $legacy then
+		        {verdict: $o.verdict, expected: $o.expected, tests: $o.tests, seconds: $o.seconds,
+		         signature: $o.signature}
+		      else ($o.fixes[$cve] // {verdict: "none", tests: null,
+		              signature: "this boot has no verdict for \($cve)"}) as $v
+		        | {verdict: $v.verdict, expected: ($x.gate.kernels[k].fixes[$cve].expected // $o.expected),
+		           tests: $v.tests, seconds: $o.seconds, signature: $v.signature} end;
+		  {branch: $b, base_version: $ver, base_commit: ($x.base_commit // null), status: $st,
+		   gate: ($x.gate.status // "not run"),
+		   verdicts: {unpatched: boot("unpatched"), patched: boot("patched")},
+		   kit_commit: ($x.provenance.kit_commit // null), recorded_at: ($x.provenance.recorded_at // null),
+		   series: (if length == 0 then null else
+		     {source: $sdir, sha256: $x.provenance.series_sha256, patch_ids_from: $src,
+		      patches: map(select($c[.upstream] != null) | . + {letter: $c[.upstream].letter,
+		                        subject: $c[.upstream].subject, role: $c[.upstream].role})} end)}' \
+			"$pf" >"$work/branch.$b.$cve.json"
+	done
+	progress "$b" records "$sts${pid_src:+ (patch ids from $pid_src)}"
 done
-for b in $found; do cat "$work/branch.$b.json"; done | jq -s . >"$work/branches.json"
 
 now=$(date -u +%FT%TZ)
-jq -n --slurpfile f "$rec/CVE-2010-0307.json" --slurpfile ch "$work/changes.json" \
-	--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
-  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
-  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
-  | ($ch | map(select(.letter == "A")) | .[0].upstream) as $fix
-  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
-     aliases: [$f.cve], summary: $f.summary,
-     details: ($f.description + "\n\nThis record is made by the CVE-2010-0307 backport kit from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
-     affected: [{
-       package: {ecosystem: "Linux", name: "Kernel"},
-       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
-       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
-       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
-     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
-                           url: "https://git.kernel.org/linus/\(.upstream)"}],
-     database_specific: {
-       made_by: "CVE-2010-0307 backport kit (scripts/records.sh)",
-       kit_commits: ([$br[] | .kit_commit | select(. != null)] | unique),
-       introduced_by: $f.introduced_by,
-       upstream_changes: $ch}}' >"$work/CVE-2010-0307.osv.json"
+# Per fix: its OSV record and its cip-kernel-sec issue, both checked.
+for cve in $fixes; do
+	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
+	jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
+	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
+	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
+	  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
+	     aliases: [$f.cve], summary: $f.summary,
+	     details: ($f.description + "\n\nThis record is made by the CVE-2010-0307 backport kit from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
+	     affected: [{
+	       package: {ecosystem: "Linux", name: "Kernel"},
+	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
+	       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
+	       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
+	     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
+	                           url: "https://git.kernel.org/linus/\(.upstream)"}],
+	     database_specific: {
+	       made_by: "CVE-2010-0307 backport kit (scripts/records.sh)",
+	       kit_commits: ([$br[] | .kit_commit | select(. != null)] | unique),
+	       introduced_by: $f.introduced_by,
+	       upstream_changes: $ch}}' >"$work/$cve.osv.json"
 
-# The cip-kernel-sec issue, first as the JSON it must parse to.
-jq -n --slurpfile f "$rec/CVE-2010-0307.json" --slurpfile ch "$work/changes.json" \
-	--slurpfile br "$work/branches.json" '
-  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
-  | def sh: .[0:12];
-    def verdict(k): .verdicts[k] as $v | if $v == null then "\(k): not booted" else
-      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
-  {description: $f.description,
-   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
-   comments: ({"cve-2010-0307-kit": ($f.introduced_by.comment + "\n\nfixed-by mainline lists the changes that close the issue and that the kit'"'"'s ordering rule keeps together (A always with D; B, C, E with D on sparc64, x86_64, powerpc):\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + "\nnot listed there, carried by the kit'"'"'s series:\n" + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | join("\n")) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
-     + ($br | map({key: "kit/\(.branch)", value: (
-        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
-        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
-        + verdict("unpatched") + "\n" + verdict("patched")
-        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"
-             + (.series.patches | map("\(.n) \(.letter) \(.upstream | sh) \(.role) \(.patch_id) \(.file)") | join("\n"))
-           else "" end))}) | from_entries)),
-   "introduced-by": {mainline: $f.introduced_by.mainline},
-   "fixed-by": ({mainline: [$ch[] | select(.role == "fix") | .upstream]}
-     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}' \
-	>"$work/issue.json"
+	# The cip-kernel-sec issue, first as the JSON it must parse to.
+	jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+		--slurpfile br "$work/branches.json" '
+	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+	  | def sh: .[0:12];
+	    def verdict(k): .verdicts[k] as $v | if $v == null then "\(k): not booted" else
+	      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
+	  {description: $f.description,
+	   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
+	   comments: ({"cve-2010-0307-kit": ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
+	     + ($br | map({key: "kit/\(.branch)", value: (
+	        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
+	        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
+	        + verdict("unpatched") + "\n" + verdict("patched")
+	        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"
+	             + (.series.patches | map("\(.n) \(.letter) \(.upstream | sh) \(.role) \(.patch_id) \(.file)") | join("\n"))
+	           else "" end))}) | from_entries)),
+	   "introduced-by": {mainline: $f.introduced_by.mainline},
+	   "fixed-by": ({mainline: [$ch[] | select(.role == "fix") | .upstream]}
+	     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}' \
+		>"$work/$cve.issue.json"
 
-# ... then as YAML, by hand: block scalars for text, JSON-quoted scalars
-# (valid YAML) for the rest, in cip-kernel-sec's field order.
-jq -r '
-  def block(ind): "|-\n" + (split("\n") | map(if . == "" then "" else ind + . end) | join("\n"));
-  def q: tojson;
-  "description: " + (.description | block("  ")),
-  "references:", (.references[] | "- " + q),
-  "comments:", (.comments | to_entries[] | "  " + (.key | q) + ": " + (.value | block("    "))),
-  (("introduced-by", "fixed-by") as $k | "\($k):",
-    (.[$k] | to_entries[] | "  " + (.key | q) + ": [" + (.value | map(q) | join(", ")) + "]"))' \
-	"$work/issue.json" >"$work/CVE-2010-0307.yml"
+	# ... then as YAML, by hand: block scalars for text, JSON-quoted scalars
+	# (valid YAML) for the rest, in cip-kernel-sec's field order.
+	jq -r '
+	  def block(ind): "|-\n" + (split("\n") | map(if . == "" then "" else ind + . end) | join("\n"));
+	  def q: tojson;
+	  "description: " + (.description | block("  ")),
+	  "references:", (.references[] | "- " + q),
+	  "comments:", (.comments | to_entries[] | "  " + (.key | q) + ": " + (.value | block("    "))),
+	  (("introduced-by", "fixed-by") as $k | "\($k):",
+	    (.[$k] | to_entries[] | "  " + (.key | q) + ": [" + (.value | map(q) | join(", ")) + "]"))' \
+		"$work/$cve.issue.json" >"$work/$cve.yml"
 
-names=$(jq -r '.[].branch' "$work/branches.json")
-# shellcheck disable=SC2086
-check_records "$work/CVE-2010-0307.osv.json" "$work/CVE-2010-0307.yml" $names >&2 ||
-	die 1 "the records made are not valid (see above); $dst left as it was"
-yaml_to_json "$work/CVE-2010-0307.yml" >"$work/parsed.json"
-[ "$(jq -S . "$work/parsed.json")" = "$(jq -S . "$work/issue.json")" ] ||
-	die 1 "the YAML written does not parse to the record meant (a quoting bug in records.sh); $dst left as it was"
+	# shellcheck disable=SC2086
+	check_records "$work/$cve.osv.json" "$work/$cve.yml" $found >&2 ||
+		die 1 "the $cve records made are not valid (see above); $dst left as it was"
+	yaml_to_json "$work/$cve.yml" >"$work/parsed.json"
+	[ "$(jq -S . "$work/parsed.json")" = "$(jq -S . "$work/$cve.issue.json")" ] ||
+		die 1 "the $cve YAML written does not parse to the record meant (a quoting bug in records.sh); $dst left as it was"
+	jq -r '"\(length) branches: " + ([.[] | "\(.branch) \(.status)"] | join(", "))' \
+		"$work/branches.json" >"$work/$cve.summary"
+done
 
+# Installed only once every fix's records are valid.
 mkdir -p "$dst" || die 1 "cannot create $dst"
-atomic_install "$work/CVE-2010-0307.osv.json" "$dst/CVE-2010-0307.osv.json"
-atomic_install "$work/CVE-2010-0307.yml" "$dst/CVE-2010-0307.yml"
-echo "records: wrote $dst/CVE-2010-0307.osv.json and CVE-2010-0307.yml ($(jq -r '"\(length) branches: " + ([.[] | "\(.branch) \(.status)"] | join(", "))' "$work/branches.json"))" >&2
+for cve in $fixes; do
+	atomic_install "$work/$cve.osv.json" "$dst/$cve.osv.json"
+	atomic_install "$work/$cve.yml" "$dst/$cve.yml"
+	echo "records: wrote $dst/$cve.osv.json and $cve.yml ($(cat "$work/$cve.summary"))" >&2
+done

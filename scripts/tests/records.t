@@ -5,7 +5,10 @@
 # fixed only with the series its run verified (patch ids from the quilt
 # patches, or from make mbox's mails when they are there); bad input
 # refused with the records left as they were; the validator fails on
-# broken records.  About 40 s (records.sh, 4 s a run, runs 8 times).
+# broken records.  One record pair per fix of the series (CVE-2010-0307,
+# CVE-2010-3081), each fix claimed on its own verdicts; none for a
+# records/<CVE>.json no change references.  About 55 s at nice 19
+# (records.sh, 4-5 s a run, runs 12 times).
 cd "$(dirname "$0")/../.." || exit 2
 . ci/tap.sh
 KIT_ROOT=$(pwd) . scripts/lib.sh
@@ -141,4 +144,77 @@ broken "a field cip-kernel-sec does not know breaks its rules" "breaks cip-kerne
 sed '1s/^description: |-$/description: [unclosed/' "$yml" >"$t/b6.yml"
 broken "YAML that does not parse is refused" "does not parse as YAML" "$osv" "$t/b6.yml"
 broken "a branch the YAML does not name is refused" "does not name branch v2.6.30" "$osv" "$yml" v2.6.30
+
+# Both fixes of the series: one OSV and one YAML each, valid.
+o81=$t/out/records/CVE-2010-3081.osv.json y81=$t/out/records/CVE-2010-3081.yml
+[ -s "$o81" ] && [ -s "$y81" ] && check "$o81" "$y81" v2.6.32 && [ $rc -eq 0 ] &&
+	jq -e '.id == "x_KIT-CVE-2010-3081" and .aliases == ["CVE-2010-3081"]
+	  and .affected[0].ranges[0].events == [{introduced: "0"}, {fixed: "c41d68a513c71e35a14f66d71782d27a79a81ea6"}]
+	  and (.database_specific.upstream_changes | map(.letter)) == ["I"]' "$o81" >/dev/null &&
+	t_ok "CVE-2010-3081's records written beside CVE-2010-0307's, valid (OSV schema, YAML, cip rules), fixed at c41d68a5, change I only" ||
+	t_fail "CVE-2010-3081 records" "rc=$rc" "$out" "$(ls "$t/out/records")"
+
+# Per-fix verdicts (result.json of the guest that judges each fix):
+# fx <branch> <fix> <unpatched verdict> <patched verdict> sets that fix's
+# verdict in both boots and the gate.
+fx() {
+	jq --arg c "$2" --arg u "$3" --arg p "$4" '
+	  def one(v; e): {verdict: v, signature: "\($c) sig \(v)", tests: {passed: 7, failed: (if v == "SURVIVED" then 0 else 1 end), skipped: 0}, failed_tests: []};
+	  .boots.unpatched.fixes[$c] = one($u; "VULNERABLE") | .boots.patched.fixes[$c] = one($p; "SURVIVED")
+	  | .gate.kernels.unpatched.fixes[$c] = {verdict: $u, expected: "VULNERABLE", ok: ($u == "VULNERABLE")}
+	  | .gate.kernels.patched.fixes[$c] = {verdict: $p, expected: "SURVIVED", ok: ($p == "SURVIVED")}' \
+		"$t/out/$1/result.json" >"$t/r" && mv "$t/r" "$t/out/$1/result.json"
+}
+st() { jq -r --arg b "$2" '.affected[0].database_specific.kit_branches[$b].status' "$t/out/records/$1.osv.json"; }
+claimed() { yjson "$t/out/records/$1.yml" | jq -e --arg k "kit/$2" '."fixed-by" | has($k)' >/dev/null; }
+rm -rf "$t/out/v2.6.26"
+I_id=$(git patch-id --stable <"backports/v2.6.32/$(tail -1 backports/v2.6.32/series)" | cut -d' ' -f1)
+result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
+fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
+for v in VULNERABLE NOT-TESTED; do
+	fx v2.6.32 CVE-2010-3081 VULNERABLE $v
+	run
+	[ $rc -eq 0 ] && [ "$(st CVE-2010-0307 v2.6.32)" = fixed ] && claimed CVE-2010-0307 v2.6.32 &&
+		[ "$(st CVE-2010-3081 v2.6.32)" = "$([ $v = VULNERABLE ] && echo 'not fixed' || echo 'not tested')" ] &&
+		! claimed CVE-2010-3081 v2.6.32 &&
+		jq -e '.affected[0].database_specific.kit_branches["v2.6.32"] | .series == null and .verdicts.patched.verdict == "'$v'"' "$o81" >/dev/null &&
+		t_ok "gate passed, patched kernel SURVIVED for CVE-2010-0307 but $v for CVE-2010-3081: 0307 claimed fixed, 3081 not ($(st CVE-2010-3081 v2.6.32), no series)" ||
+		t_fail "0307 fixed, 3081 $v not claimed" "rc=$rc" "$out" "0307: $(st CVE-2010-0307 v2.6.32), 3081: $(st CVE-2010-3081 v2.6.32)"
+done
+fx v2.6.32 CVE-2010-3081 VULNERABLE SURVIVED
+run
+[ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = fixed ] && claimed CVE-2010-3081 v2.6.32 &&
+	jq -e --arg i "$I_id" '.affected[0].database_specific.kit_branches["v2.6.32"].series.patches
+	  | length == 1 and .[0].letter == "I" and .[0].patch_id == $i and .[0].n == 9' "$o81" >/dev/null &&
+	[ "$(yjson "$y81" | jq -c '."fixed-by"["kit/v2.6.32"]')" = '["c41d68a513c71e35a14f66d71782d27a79a81ea6"]' ] &&
+	jq -e '.affected[0].database_specific.kit_branches["v2.6.32"].series.patches | length == 8' "$osv" >/dev/null &&
+	t_ok "both fixes SURVIVED: CVE-2010-3081 claimed with I alone (9th patch, its patch id), CVE-2010-0307 with A-H" ||
+	t_fail "3081 claimed with I" "rc=$rc" "$out" "$(jq -c '.affected[0].database_specific.kit_branches["v2.6.32"].series' "$o81")"
+# the unpatched kernel must show the fix too
+fx v2.6.32 CVE-2010-3081 NOT-TESTED SURVIVED
+run
+[ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = "partly verified" ] && ! claimed CVE-2010-3081 v2.6.32 &&
+	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] &&
+	t_ok "CVE-2010-3081 NOT-TESTED on the unpatched kernel: 'partly verified', not claimed; CVE-2010-0307 still fixed" ||
+	t_fail "3081 unpatched NOT-TESTED" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
+
+# Which fixes get records is the series' References: lines, in a copy of
+# the kit (the committed tree is never edited).
+k=$t/kit; mkdir -p "$k"; cp -r scripts backports branches "$k/"
+jq '.cve = "CVE-2099-0001" | .osv_id = "x_KIT-CVE-2099-0001" | .roles = {"Z": {role: "fix", note: "none"}}' \
+	scripts/records/CVE-2010-3081.json >"$k/scripts/records/CVE-2099-0001.json"
+rm -rf "$t/out/records"
+out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$(cd "$t/out/records" && ls | tr '\n' ' ')" = "CVE-2010-0307.osv.json CVE-2010-0307.yml CVE-2010-3081.osv.json CVE-2010-3081.yml " ] &&
+	t_ok "a scripts/records/<CVE>.json no change of the series references makes no record" ||
+	t_fail "no record without a change" "rc=$rc" "$out" "$(ls "$t/out/records" 2>&1)"
+keep_all() { for f in "$t"/out/records/*; do cp "$f" "$f.before"; done; }
+keep_all
+rm "$k/scripts/records/CVE-2010-3081.json"
+out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
+unchanged=1; for f in "$t"/out/records/*.before; do cmp -s "$f" "${f%.before}" || unchanged=; done
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'carries CVE-2010-3081 (References: of I-compat-alloc-user-space) but scripts/records/CVE-2010-3081.json does not exist' &&
+	[ -n "$unchanged" ] &&
+	t_ok "a fix of the series without its records/<CVE>.json: exit 1, named, the records unchanged" ||
+	t_fail "fix without facts refused" "rc=$rc" "$out"
 t_done

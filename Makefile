@@ -1,4 +1,4 @@
-# CVE-2010-0307 backport kit: user entry points.  Thin: every target calls a
+# Stable-branch backport kit: user entry points.  Thin: every target calls a
 # script that can be run and tested alone.  `make help` lists them.
 
 SHELL := /bin/sh
@@ -12,7 +12,7 @@ export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING
 	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
 
 help:
-	@echo 'CVE-2010-0307 backport kit'
+	@echo 'Stable-branch backport kit (CVE-2010-0307, CVE-2010-3081 on v2.6.26-v2.6.32)'
 	@echo
 	@echo 'Main job and tests (each installs the Debian packages it needs):'
 	@echo '  make all                 build, patch and verify every reachable branch'
@@ -59,14 +59,14 @@ help:
 	@echo '                   (x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips; default all)'
 	@echo '  HARDENING=0      leave the optional ptrace hardening (H, 04a1e62c2cec) out of a pick'
 	@echo '  KERNEL_GIT=<url or path>  git source of the 2.6 trees (default: kernel.org)'
-	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/cve-2010-0307-kit)'
+	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/stable-backport-kit)'
 	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'
 	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
 	@echo '  KIT_BUILD_CACHE=0  build every kernel, neither serve nor store one (default: 1)'
 	@echo '  BOOT_JOBS=<n>    kernels booted side by side (default: nproc/4, at least 1)'
 	@echo '  VERIFY_JOBS=<n>  branches verify-all runs at once (default: nproc)'
 	@echo '  KIT_REBOOT=1     boot even a kernel whose verdict in OUT is up to date'
-	@echo '  Settings may also live in ~/.config/cve-2010-0307-kit/config (KIT_CONFIG=<file>):'
+	@echo '  Settings may also live in ~/.config/stable-backport-kit/config (KIT_CONFIG=<file>):'
 	@echo '  KEY=value lines for KERNEL_GIT KIT_CACHE OUT JOBS, read as data, never run;'
 	@echo '  the command line and the environment win over the file.'
 

@@ -223,7 +223,7 @@ from_cache && exit 0
 # One kernel build at a time on this machine (2 cores), whoever asks,
 # whatever cache or output root they use: the lock is machine-wide.
 mkdir -p "$KIT_CACHE"
-exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
+exec 9>"$KIT_LOCK"
 if ! flock -n 9; then
 	progress "$NAME" wait "another kernel build is running; waiting for it"
 	flock 9

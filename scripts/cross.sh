@@ -488,7 +488,7 @@ render() {
 # A record left by an earlier run of a cell is removed first: the table
 # must not show it as this run's.
 mkdir -p "$KIT_CACHE"
-exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
+exec 9>"$KIT_LOCK"
 rc=0
 for c in $cells; do
 	rm -f "$top/$c.json"

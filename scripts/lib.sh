@@ -6,7 +6,14 @@
 # to stderr as "[branch] stage: message (elapsed)".
 
 KIT_ROOT=${KIT_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-KIT_NAME=cve-2010-0307-kit
+# The kit's name in the paths it owns (config, cache, lock).  It carried
+# one fix first and was named after it; KIT_OLD_NAME's paths are still
+# read when the new ones do not exist (kit_path below).
+KIT_NAME=stable-backport-kit
+KIT_OLD_NAME=cve-2010-0307-kit
+# The machine-wide build lock: one kernel build at a time; boots share it.
+KIT_LOCK=${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}
+export KIT_LOCK
 
 KIT_T0=${KIT_T0:-$(date +%s)}
 export KIT_T0
@@ -48,7 +55,27 @@ progress() {
 # the defaults.  A line that is anything else stops every kit command with
 # the file, the line number and the fix (exit 2).  KIT_CONFIG=<file> reads
 # another file; a file that does not exist is no configuration.
-KIT_CONFIG=${KIT_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/$KIT_NAME/config}
+#
+# kit_path BASE [REST]: BASE/$KIT_NAME[/REST] in _kp, or the same under
+# KIT_OLD_NAME when only that one exists (a machine set up before the
+# rename): it keeps working, and one note per command says how to move it.
+kit_path() {
+	_kp=$1/$KIT_NAME
+	if [ ! -e "$_kp" ] && [ -e "$1/$KIT_OLD_NAME" ]; then
+		_kp=$1/$KIT_OLD_NAME
+		case " ${KIT_OLD_PATH_SAID:-} " in
+		*" $_kp "*) ;;
+		*)
+			printf '%s: note: using %s (the kit'"'"'s old name); mv %s %s to use the new one\n' \
+				"${0##*/}" "$_kp" "$_kp" "$1/$KIT_NAME" >&2
+			KIT_OLD_PATH_SAID="${KIT_OLD_PATH_SAID:-} $_kp"
+			export KIT_OLD_PATH_SAID
+			;;
+		esac
+	fi
+	_kp=$_kp${2:+/$2}
+}
+[ -n "${KIT_CONFIG:-}" ] || { kit_path "${XDG_CONFIG_HOME:-$HOME/.config}" config; KIT_CONFIG=$_kp; }
 _kit_cr=$(printf '\r')
 
 # _kit_trim TEXT: TEXT without leading and trailing blanks, in _t.
@@ -116,7 +143,9 @@ _kit_jobs_from="from the environment"
 
 KERNEL_GIT_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
 KERNEL_GIT=${KERNEL_GIT:-${_cfg_kg:-$KERNEL_GIT_DEFAULT}}
-KIT_CACHE=${KIT_CACHE:-${_cfg_kc:-${XDG_CACHE_HOME:-$HOME/.cache}/$KIT_NAME}}
+if [ -z "${KIT_CACHE:-}" ]; then
+	if [ -n "$_cfg_kc" ]; then KIT_CACHE=$_cfg_kc; else kit_path "${XDG_CACHE_HOME:-$HOME/.cache}"; KIT_CACHE=$_kp; fi
+fi
 OUT=${OUT:-${_cfg_out:-$KIT_ROOT/out}}
 # Scripts cd into trees and pass OUT on: one absolute path for all of them.
 case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac

@@ -252,14 +252,14 @@ now=$(date -u +%FT%TZ)
 # Per fix: its OSV record and its cip-kernel-sec issue, both checked.
 for cve in $fixes; do
 	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
-	jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+	jq -n --arg kit "$KIT_NAME" --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
 	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
 	  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
 	     aliases: [$f.cve], summary: $f.summary,
-	     details: ($f.description + "\n\nThis record is made by the CVE-2010-0307 backport kit from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
+	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
 	     affected: [{
 	       package: {ecosystem: "Linux", name: "Kernel"},
 	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
@@ -268,13 +268,13 @@ for cve in $fixes; do
 	     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
 	                           url: "https://git.kernel.org/linus/\(.upstream)"}],
 	     database_specific: {
-	       made_by: "CVE-2010-0307 backport kit (scripts/records.sh)",
+	       made_by: "\($kit) (scripts/records.sh)",
 	       kit_commits: ([$br[] | .kit_commit | select(. != null)] | unique),
 	       introduced_by: $f.introduced_by,
 	       upstream_changes: $ch}}' >"$work/$cve.osv.json"
 
 	# The cip-kernel-sec issue, first as the JSON it must parse to.
-	jq -n --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+	jq -n --arg kit "$KIT_NAME" --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | def sh: .[0:12];
@@ -282,7 +282,7 @@ for cve in $fixes; do
 	      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
 	  {description: $f.description,
 	   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
-	   comments: ({"cve-2010-0307-kit": ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
+	   comments: ({($kit): ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
 	     + ($br | map({key: "kit/\(.branch)", value: (
 	        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
 	        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"

@@ -272,10 +272,10 @@ render() {
 	echo '<!DOCTYPE html>'
 	echo '<html lang="en"><head><meta charset="utf-8">'
 	echo '<meta name="viewport" content="width=device-width, initial-scale=1">'
-	echo '<title>CVE-2010-0307 backport kit: results</title>'
+	echo '<title>Stable-branch backport kit: results</title>'
 	style
 	echo '</head><body>'
-	echo '<h1>CVE-2010-0307 backport kit: results</h1>'
+	echo '<h1>Stable-branch backport kit: results</h1>'
 	printf '<p>Rendered by <code>make report</code> on %s from the result files of one run (<code>&lt;OUT&gt;/&lt;branch&gt;/result.json</code>); every figure comes from that run, none from an earlier report. Verdicts recorded:</p><ul>\n' "$(date -u +%F)"
 	for b in $(branches); do
 		J "$OUT/$b/result.json" '"<li>\(.branch | @html): \(.provenance.recorded_at // "time not recorded" | @html), kit \(.provenance.kit_commit // "?" | @html)</li>"'

@@ -100,7 +100,7 @@ rm -f "$outdir/boot.key" "$outdir"/boot-*.json "$outdir"/boot-*.log.attempt1
 # builds take it alone), so they run beside each other but not beside a
 # build.  The wait is not part of a boot's seconds.
 if command -v flock >/dev/null 2>&1; then
-	exec 6>>"${KIT_LOCK:-/tmp/cve-2010-0307-kit.build.lock}"
+	exec 6>>"${KIT_LOCK:-/tmp/stable-backport-kit.build.lock}"	# scripts/lib.sh exports it
 	if ! flock -n -s 6; then
 		echo "verify-kernel.sh: a kernel build is running; the boot waits for it" >&2
 		flock -s 6 || die 1 "cannot take the build lock"

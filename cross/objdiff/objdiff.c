@@ -35,7 +35,7 @@
  * classes, both byte orders; REL (i386, ARM, MIPS) and RELA relocations;
  * ppc64 ELFv1 function descriptors (.opd) are followed to the code.
  *
- * Written for the CVE-2010-0307 backport kit; no dependency beyond libc
+ * Written for the stable-branch backport kit; no dependency beyond libc
  * and <elf.h>.
  */
 #include <elf.h>

@@ -2,8 +2,13 @@
 # The proof and the gate: unpatched 2.6 kernels are VULNERABLE; patched ones
 # and the Debian 6.1 oracle SURVIVE with every regression test passing; and
 # verify.sh's exit status says so (0 only when every kernel is what it must
-# be).  Verdicts: testvm/README.md "Verdicts".
+# be).  Each fix the series carries is held on its own verdict from the
+# same boot (gate.kernels.<kind>.fixes.<CVE>): VULNERABLE unpatched (or,
+# on a tree that already has it, SURVIVED), SURVIVED patched.  Each
+# kernel's line says whether it was built or served from the build cache.  Verdicts: testvm/README.md "Verdicts".
 . ci/e2e/lib.sh
+kit_fixes=$(sed -n 's/^References: //p' $(grep -v '^#' backports/changes/series | sed 's|^|backports/changes/|; s|$|/INFO|') |
+	tr ' ' '\n' | sed '/^$/d' | sort -u)
 for b in $(e2e_branches); do
 	need_source "$b" "$b verify" || continue
 	sh scripts/verify.sh "$b" >"$OUT/.e2e-verify.log" 2>&1
@@ -35,6 +40,20 @@ for b in $(e2e_branches); do
 				t_fail "$b patched: loaders call setup_new_exec" "not in:$miss"
 		fi
 	fi
+	# every fix, on every kernel booted, held on its own verdict
+	for k in $(jq -r '.gate.kernels | keys[]' "$r"); do
+		bad= said=
+		for fx in $kit_fixes; do
+			v=$(jq -r --arg k "$k" --arg f "$fx" '.gate.kernels[$k].fixes[$f] | "\(.verdict) (must be \(.expected))\(if .ok then "" else " NOT OK" end)"' "$r")
+			said="$said $fx $v;"
+			case $v in *"NOT OK"* | null* | "") bad="$bad $fx" ;; esac
+		done
+		[ -z "$bad" ] && t_ok "$b $k, each fix on its own verdict:$said" ||
+			t_fail "$b $k, each fix on its own verdict" "not ok:$bad;$said"
+		echo "# $b $k build: $(jq -r --arg k "$k" '.build[$k] | if . == null then "none (a tree already fixed is booted as it is)"
+			elif .cache.hit then "served from the build cache (\(.cache.key[0:12]))"
+			else "built by this OUT'"'"'s build step in \(.seconds)s (not from the cache)" end' "$r")"
+	done
 	g=$(jq -r '.gate.status' "$r")
 	[ $rc -eq 0 ] && [ "$g" = pass ] && t_ok "$b make verify exits 0, gate pass" ||
 		t_fail "$b make verify exits 0, gate pass" "exit $rc, gate $g: $(grep 'error:' "$OUT/.e2e-verify.log" | tail -1)"

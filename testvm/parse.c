@@ -36,11 +36,13 @@
 /*
  * The fixes the kit tests.  The first is judged on init's own tests (their
  * names carry no fix); every other one on the tests named "<ID> <class>:
- * ..." (guest/fixes.h).  A fix listed here gets a verdict from every log
- * (NOT-TESTED where the guest had no tests for it); one the log names and
- * this list does not is judged all the same.  Adding a fix: its ID here.
+ * ..." of its guest program, listed once, in guest/fixes.h, which the
+ * guest's init runs from.  A fix listed there gets a verdict from every
+ * log (NOT-TESTED where the guest had no tests for it); one the log names
+ * and the list does not is judged all the same.
  */
-static const char *const kit_fixes[] = { "CVE-2010-0307", "CVE-2010-3081" };
+#define FIRST_FIX "CVE-2010-0307"
+#include "guest/fixes.h"
 
 /* An input that cannot be read is bad input: one line, exit 2. */
 static void unreadable(const char *path, const char *what)
@@ -564,8 +566,9 @@ static void scan_log(struct scan *r)
 
 	memset(r, 0, sizeof(*r));
 	r->init_at = r->control_fail = r->plan = r->cve_at = r->runs_exp = r->crash_at = -1;
-	for (k = 0; k < sizeof(kit_fixes) / sizeof(kit_fixes[0]); k++)
-		fix_index(kit_fixes[k], strlen(kit_fixes[k]));
+	fix_index(FIRST_FIX, strlen(FIRST_FIX));
+	for (k = 0; k < (size_t)KIT_NFIXES; k++)
+		fix_index(kit_fixes[k].id, strlen(kit_fixes[k].id));
 	for (i = 0; i < nlines; i++) {
 		const char *s = lines[i];
 		int num, ok, skip;

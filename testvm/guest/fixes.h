@@ -1,5 +1,6 @@
 /*
- * fixes.h - the fixes the guest tests besides the kit's first one.
+ * fixes.h - the fixes the guest tests besides the kit's first one; the one
+ * list of them (init runs each program, testvm/parse.c gives each a verdict).
  *
  * CVE-2010-0307's tests are init's own (guest/init.c), with plain names
  * ("regress: ...", "cve-state: ...").  Every other fix is a program of its

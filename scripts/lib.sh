@@ -36,6 +36,13 @@ elapsed() {
 progress() {
 	# progress <branch> <stage> <message...>
 	_b=$1; _s=$2; shift 2
+	# the old-name note (kit_path), once per command, with its first
+	# progress line: never beside a one-line error
+	if [ -n "${_kit_old_note:-}" ] && [ -z "${KIT_OLD_PATH_SAID:-}" ]; then
+		printf '%s' "$_kit_old_note" >&2
+		KIT_OLD_PATH_SAID=1
+		export KIT_OLD_PATH_SAID
+	fi
 	printf '[%s] %-10s %s (%s)\n' "$_b" "$_s" "$*" "$(elapsed)" >&2
 }
 
@@ -58,20 +65,14 @@ progress() {
 #
 # kit_path BASE [REST]: BASE/$KIT_NAME[/REST] in _kp, or the same under
 # KIT_OLD_NAME when only that one exists (a machine set up before the
-# rename): it keeps working, and one note per command says how to move it.
+# rename): it keeps working, and the command's first progress line comes
+# after a note saying how to move it.
 kit_path() {
 	_kp=$1/$KIT_NAME
 	if [ ! -e "$_kp" ] && [ -e "$1/$KIT_OLD_NAME" ]; then
 		_kp=$1/$KIT_OLD_NAME
-		case " ${KIT_OLD_PATH_SAID:-} " in
-		*" $_kp "*) ;;
-		*)
-			printf '%s: note: using %s (the kit'"'"'s old name); mv %s %s to use the new one\n' \
-				"${0##*/}" "$_kp" "$_kp" "$1/$KIT_NAME" >&2
-			KIT_OLD_PATH_SAID="${KIT_OLD_PATH_SAID:-} $_kp"
-			export KIT_OLD_PATH_SAID
-			;;
-		esac
+		_kit_old_note="${_kit_old_note:-}[kit] note: using $_kp (the kit's old name); mv $_kp $1/$KIT_NAME to use the new one
+"
 	fi
 	_kp=$_kp${2:+/$2}
 }
@@ -282,6 +283,18 @@ kit_provenance() {
 		--arg spatch "$(_v spatch --version)" --arg qemu "$(_v "${QEMU:-qemu-system-x86_64}" --version)" \
 		--arg at "$(date -u +%FT%TZ)" \
 		'{kit_commit: $kit, gcc: $gcc, binutils: $ld, spatch: $spatch, qemu: $qemu, recorded_at: $at}'
+}
+
+# The fixes the kit carries: a fix is one References: value of
+# backports/changes/<change>/INFO.  fixes_of <change>...: the fixes those
+# changes belong to, each once; kit_fixes: those of every change of
+# backports/changes/series.
+fixes_of() {
+	for _c; do sed -n 's/^References: //p' "$KIT_ROOT/backports/changes/$_c/INFO"; done | tr ' ' '\n' | sed '/^$/d' | sort -u
+}
+kit_fixes() {
+	# shellcheck disable=SC2046
+	fixes_of $(grep -v '^#' "$KIT_ROOT/backports/changes/series")
 }
 
 # series_digest DIR: sha256 of a quilt series (the series file and every

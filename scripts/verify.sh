@@ -106,12 +106,11 @@ must() {
 # kernel must show that fix VULNERABLE, and every other fix, the patched
 # kernel's and an already-fixed tree's every fix SURVIVED.  NOT-TESTED
 # (the guest could not reach the code) passes for no fix.
-# fixes_of <change>...: the fixes those changes belong to, each once.
-fixes_of() {
-	for _c; do sed -n 's/^References: //p' "$KIT_ROOT/backports/changes/$_c/INFO"; done | tr ' ' '\n' | sed '/^$/d' | sort -u
-}
-kit_fixes=$(fixes_of $(grep -v '^#' "$KIT_ROOT/backports/changes/series"))
-missing_fixes=$(fixes_of $(jq -r '.changes[] | select(.state == "missing") | .change' "$OUT/$NAME/plan/plan.json"))
+# (fixes_of, kit_fixes: lib.sh)
+kit_fixes=$(kit_fixes)
+missing_changes=$(jq -r '.changes[] | select(.state == "missing") | .change' "$OUT/$NAME/plan/plan.json") ||
+	die 1 "[$NAME] cannot read $OUT/$NAME/plan/plan.json (the plan step's record); run make verify BRANCH=$BRANCH again"
+missing_fixes=$(fixes_of $missing_changes)
 # must_fix <kind> <fix>
 must_fix() {
 	if [ "$1" = unpatched ] && [ -z "$fixed" ] && printf '%s\n' $missing_fixes | grep -qx "$2"
@@ -163,7 +162,7 @@ for k in $kinds; do
 	fixlines=$(for f in $kit_fixes; do
 		printf '%s %s %s\n' "$f" "$(jq -r --arg f "$f" '.fixes[$f].verdict // "none"' "$bdir/verify/boot.json")" "$(must_fix "$k" "$f")"
 	done)
-	bad=$(printf '%s\n' "$fixlines" | awk 'NF == 3 && $2 != $3 { printf "%s%s %s, must be %s", s, $1, $2, $3; s = "; " }')
+	bad=$(printf '%s\n' "$fixlines" | awk 'NF != 3 || $2 != $3 { printf "%s%s %s, must be %s", s, $1, $2, $3; s = "; " }')
 	if [ -n "$bad" ]; then
 		ok=false; gate=1
 		if [ "$mark" = ok ]; then mark="NOT OK: $bad"; else mark="$mark; $bad"; fi
@@ -197,6 +196,9 @@ pick_verify --slurpfile r "$result" --arg res "$result" --arg at "$(date -u +%FT
 # the same, as JUnit XML for a CI engine's test report (testvm/junit.sh)
 # shellcheck disable=SC2046
 sh "$KIT_ROOT/testvm/junit.sh" "$NAME" "$OUT/$NAME/junit.xml" \
-	$(for k in $kinds; do echo "$k:$(must "$k"):$OUT/$NAME/$k/verify"; done) ||
+	$(for k in $kinds; do
+		printf '%s:%s:%s/%s/%s/verify:' "$k" "$(must "$k")" "$OUT" "$NAME" "$k"
+		for f in $kit_fixes; do printf '%s=%s\n' "$f" "$(must_fix "$k" "$f")"; done | paste -sd, -
+	done) ||
 	die 1 "[$NAME] cannot write $OUT/$NAME/junit.xml; see the message above"
 [ $gate -eq 0 ] || die 1 "[$NAME] gate failed: a kernel is not what it must be (see the NOT OK line above and $result)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# junit.sh NAME OUTFILE KIND:MUST:VERIFYDIR...: the verification of one
+# junit.sh NAME OUTFILE KIND:MUST:VERIFYDIR[:FIX=MUST,...]...: the verification of one
 # branch (or TREE= name) as JUnit XML, for a CI engine's test report.
 #
 # For each kernel (KIND, the verdict it MUST get, and the VERIFYDIR that
@@ -10,14 +10,17 @@
 # diagnostics; "# SKIP" is skipped) under its fix: classname
 # "NAME.KIND.<CVE>", the fix its name starts with ("CVE-2010-3081 ...") or
 # else the boot's first fix (CVE-2010-0307, whose tests carry no prefix),
-# and one testsuite "NAME KIND gate" whose single testcase fails unless
-# the kernel's verdict is the one it must get (each fix's verdict is a
-# property there).
+# and one testsuite "NAME KIND gate": a testcase that fails unless the
+# kernel's verdict is the one it must get, and one per fix named in
+# FIX=MUST (the gate's own per-fix verdicts: scripts/verify.sh) that fails
+# unless that fix's verdict is the one it must get; a fix the boot did
+# not judge fails.
 #
-# A kernel held to VULNERABLE (unpatched, the fixes missing) must fail its
-# "cve-state:" checks, any fix's: that is the exposure shown, so those
-# testcases pass there and say in their output that they were not ok, as
-# expected.  Every other failing test fails, on every kernel.
+# A fix held to VULNERABLE (FIX=VULNERABLE; without FIX=MUST, every fix of
+# a kernel held to VULNERABLE) must fail its "cve-state:" checks: that is
+# the exposure shown, so those testcases pass there and say in their
+# output that they were not ok, as expected.  Every other failing test
+# fails, on every kernel, a fix the tree already has included.
 #
 # Written atomically (temp file, then rename).  Exit 0 written, 1 a boot
 # record cannot be read, 2 bad usage.
@@ -32,13 +35,14 @@ command -v jq >/dev/null 2>&1 || die 2 "jq is not installed; run 'make deps'"
 esc() { LC_ALL=C tr -d '\000-\010\013-\037\177' | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 
 tmp=$(mktemp "$outfile.XXXXXX") || die 1 "cannot write beside $outfile"
-trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
+trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
 {
 	echo '<?xml version="1.0" encoding="UTF-8"?>'
 	printf '<testsuites name="%s">\n' "$(printf '%s' "$name verification" | esc)"
 	for arg; do
 		kind=${arg%%:*} rest=${arg#*:}
-		must=${rest%%:*} vdir=${rest#*:}
+		must=${rest%%:*} vdir=${rest#*:} fixmust=
+		case $vdir in *:CVE-*) fixmust=${vdir##*:} vdir=${vdir%:*} ;; esac
 		[ -r "$vdir/boot.json" ] || die 1 "no boot record in $vdir (boot.json); was the $kind kernel booted?"
 		verdict=$(jq -r .verdict "$vdir/boot.json") || die 1 "cannot read $vdir/boot.json"
 		for bj in "$vdir"/boot-*.json; do
@@ -58,7 +62,7 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 				"$bj" >"$tmp.meta" || die 1 "cannot read $bj"
 			IFS='	' read -r tag secs base <"$tmp.meta"
 			suite="$name $kind [$tag]"
-			tr -d '\r' <"$log" 2>/dev/null | awk -v must="$must" -v cls="$(printf '%s' "$name.$kind" | esc)" -v base="$base" '
+			tr -d '\r' <"$log" 2>/dev/null | awk -v must="$must" -v fm="$fixmust" -v cls="$(printf '%s' "$name.$kind" | esc)" -v base="$base" '
 				function flush() {
 					if (tname == "") return
 					n++
@@ -75,6 +79,12 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 					body = body "    </testcase>\n"
 					tname = ""; diag = ""
 				}
+				function mustof(fx,   i, n, a, kv) {
+					if (fm == "") return must
+					n = split(fm, a, ",")
+					for (i = 1; i <= n; i++) { split(a[i], kv, "="); if (kv[1] == fx) return kv[2] }
+					return "SURVIVED"
+				}
 				function x(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t); gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t); gsub(/[\001-\010\013-\037\177]/, "", t); return t }
 				/^(not )?ok [0-9]+/ {
 					flush()
@@ -84,8 +94,10 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 					why = ""
 					if (match(line, /[ \t]*# *SKIP/)) { why = x(substr(line, RSTART + RLENGTH)); sub(/^ */, "", why); line = substr(line, 1, RSTART - 1); state = "skip" }
 					else if (!notok) state = "pass"
-					else if (must == "VULNERABLE" && line ~ /^(CVE-[0-9]+-[0-9]+ )?cve-state:/) state = "xfail"
-					else state = "fail"
+					else {
+						fx = match(line, /^CVE-[0-9]+-[0-9]+ /) ? substr(line, 1, RLENGTH - 1) : base
+						state = (mustof(fx) == "VULNERABLE" && line ~ /^(CVE-[0-9]+-[0-9]+ )?cve-state:/) ? "xfail" : "fail"
+					}
 					tname = x(line)
 					tfix = match(line, /^CVE-[0-9]+-[0-9]+ /) ? "." substr(line, 1, RLENGTH - 1) : (base == "" ? "" : "." base)
 					next
@@ -102,9 +114,27 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 			cat "$tmp.cases"
 			echo '  </testsuite>'
 		done
-		# the gate: this kernel's verdict against the one it must get
-		printf '  <testsuite name="%s" tests="1" failures="%s" skipped="0" errors="0" time="%s">\n' \
-			"$(printf '%s' "$name $kind gate" | esc)" "$([ "$verdict" = "$must" ] && echo 0 || echo 1)" \
+		# the gate: this kernel's verdict against the one it must get, then
+		# each fix's (FIX=MUST) against the one that fix must get
+		gf=0; [ "$verdict" = "$must" ] || gf=1
+		gn=1
+		: >"$tmp.gate"
+		for fm in $(printf '%s' "$fixmust" | tr ',' ' '); do
+			fx=${fm%%=*} fwant=${fm#*=}
+			fgot=$(jq -r --arg f "$fx" '.fixes[$f].verdict // "none (not judged in this boot)"' "$vdir/boot.json") ||
+				die 1 "cannot read $vdir/boot.json"
+			gn=$((gn + 1))
+			printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind.$fx" | esc)" \
+				"$(printf '%s' "$fx verdict $fgot (must be $fwant)" | esc)" >>"$tmp.gate"
+			if [ "$fgot" != "$fwant" ]; then
+				gf=$((gf + 1))
+				printf '      <failure message="%s">%s</failure>\n' "$(printf '%s' "$fx verdict $fgot, must be $fwant" | esc)" \
+					"$(jq -r --arg f "$fx" '.fixes[$f].signature // "the boot gave this fix no verdict"' "$vdir/boot.json" | esc)" >>"$tmp.gate"
+			fi
+			echo '    </testcase>' >>"$tmp.gate"
+		done
+		printf '  <testsuite name="%s" tests="%s" failures="%s" skipped="0" errors="0" time="%s">\n' \
+			"$(printf '%s' "$name $kind gate" | esc)" "$gn" "$gf" \
 			"$(jq -r .seconds "$vdir/boot.json")"
 		printf '    <properties><property name="verdict" value="%s"/><property name="must_be" value="%s"/>%s</properties>\n' \
 			"$(printf '%s' "$verdict" | esc)" "$must" \
@@ -117,6 +147,7 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta"' EXIT
 			printf '      <failure message="verdict %s, must be %s">%s</failure>\n' "$verdict" "$must" \
 				"$(jq -r '.signature + (if (.failed_tests // []) == [] then "" else "; failing tests: " + (.failed_tests | join("; ")) end)' "$vdir/boot.json" | esc)"
 		echo '    </testcase>'
+		cat "$tmp.gate"
 		echo '  </testsuite>'
 	done
 	echo '</testsuites>'

@@ -7,8 +7,7 @@
 # on a tree that already has it, SURVIVED), SURVIVED patched.  Each
 # kernel's line says whether it was built or served from the build cache.  Verdicts: testvm/README.md "Verdicts".
 . ci/e2e/lib.sh
-kit_fixes=$(sed -n 's/^References: //p' $(grep -v '^#' backports/changes/series | sed 's|^|backports/changes/|; s|$|/INFO|') |
-	tr ' ' '\n' | sed '/^$/d' | sort -u)
+kit_fixes=$(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && kit_fixes')
 for b in $(e2e_branches); do
 	need_source "$b" "$b verify" || continue
 	sh scripts/verify.sh "$b" >"$OUT/.e2e-verify.log" 2>&1

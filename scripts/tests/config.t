@@ -100,32 +100,46 @@ probe "$tmp/dir"
 	t_ok "a KIT_CONFIG that is a folder is refused" || t_fail "a KIT_CONFIG that is a folder is refused" "rc=$rc" "$err"
 
 # The default paths carry the kit's name; a machine set up under its old
-# name (cve-2010-0307-kit) keeps its config and cache, with one note that
-# says how to move them, and the new folders win once they exist.
+# name (cve-2010-0307-kit) keeps its config and cache, and a note with the
+# command's first progress line says how to move them (never beside a
+# one-line error); the new folders win once they exist.
+cat >"$tmp/probe-progress.sh" <<'EOF2'
+. "$KIT_ROOT/scripts/lib.sh"
+[ "${1:-}" != die ] || die 2 "a bad input"
+printf 'KERNEL_GIT=%s\nKIT_CACHE=%s\n' "$KERNEL_GIT" "$KIT_CACHE"
+progress probe stage "one"
+progress probe stage "two"
+EOF2
 home_probe() {
 	out=$(cd "$tmp" && env -u OUT -u JOBS -u KERNEL_GIT -u KIT_CACHE -u KIT_CONFIG -u KIT_SOURCE_CONFIGURED \
 		-u KIT_OLD_PATH_SAID KIT_ROOT="$root" XDG_CONFIG_HOME="$tmp/home/config" XDG_CACHE_HOME="$tmp/home/cache" \
-		sh "$tmp/probe.sh" 2>"$tmp/err")
+		sh "$tmp/probe-progress.sh" "$@" 2>"$tmp/err")
 	rc=$?; err=$(cat "$tmp/err")
 }
+notes() { printf '%s\n' "$err" | grep -c "^\[kit\] note: using .*/cve-2010-0307-kit (the kit's old name); mv .*/cve-2010-0307-kit .*/stable-backport-kit to use the new one$"; }
 mkdir -p "$tmp/home/config" "$tmp/home/cache"
 home_probe
-[ $rc -eq 0 ] && has "KIT_CACHE=$tmp/home/cache/stable-backport-kit" && [ -z "$err" ] &&
-	t_ok "no config, no cache: the cache is ~/.cache/stable-backport-kit, nothing said" ||
-	t_fail "no config, no cache: the cache is ~/.cache/stable-backport-kit, nothing said" "rc=$rc" "$out" "$err"
+[ $rc -eq 0 ] && has "KIT_CACHE=$tmp/home/cache/stable-backport-kit" && [ "$(notes)" = 0 ] &&
+	t_ok "no config, no cache: the cache is ~/.cache/stable-backport-kit, no note" ||
+	t_fail "no config, no cache: the cache is ~/.cache/stable-backport-kit, no note" "rc=$rc" "$out" "$err"
 mkdir -p "$tmp/home/config/cve-2010-0307-kit" "$tmp/home/cache/cve-2010-0307-kit"
 echo 'KERNEL_GIT=/srv/old.git' >"$tmp/home/config/cve-2010-0307-kit/config"
 home_probe
 if [ $rc -eq 0 ] && has 'KERNEL_GIT=/srv/old.git' && has "KIT_CACHE=$tmp/home/cache/cve-2010-0307-kit" &&
-	[ "$(printf '%s\n' "$err" | grep -c "note: using .*cve-2010-0307-kit (the kit's old name); mv .* .*/stable-backport-kit to use the new one")" -eq 2 ]; then
-	t_ok "old-name config and cache folders keep working, one note for each says the mv"
-else t_fail "old-name config and cache folders keep working, one note for each says the mv" "rc=$rc" "$out" "$err"; fi
+	[ "$(notes)" = 2 ] && [ "$(printf '%s\n' "$err" | sed -n 3p | cut -c1-7)" = "[probe]" ] &&
+	[ "$(printf '%s\n' "$err" | wc -l)" = 4 ]; then
+	t_ok "old-name config and cache keep working; the first progress line comes after one note for each, saying the mv"
+else t_fail "old-name config and cache keep working; the first progress line comes after one note for each, saying the mv" "rc=$rc" "$out" "$err"; fi
+home_probe die
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+	t_ok "old-name folders: a bad input is still one line (the note waits for progress)" ||
+	t_fail "old-name folders: a bad input is still one line" "rc=$rc" "$err"
 mkdir -p "$tmp/home/config/stable-backport-kit" "$tmp/home/cache/stable-backport-kit"
 echo 'KERNEL_GIT=/srv/new.git' >"$tmp/home/config/stable-backport-kit/config"
 home_probe
-[ $rc -eq 0 ] && has 'KERNEL_GIT=/srv/new.git' && has "KIT_CACHE=$tmp/home/cache/stable-backport-kit" && [ -z "$err" ] &&
-	t_ok "once the new folders exist they win, nothing said" ||
-	t_fail "once the new folders exist they win, nothing said" "rc=$rc" "$out" "$err"
+[ $rc -eq 0 ] && has 'KERNEL_GIT=/srv/new.git' && has "KIT_CACHE=$tmp/home/cache/stable-backport-kit" && [ "$(notes)" = 0 ] &&
+	t_ok "once the new folders exist they win, no note" ||
+	t_fail "once the new folders exist they win, no note" "rc=$rc" "$out" "$err"
 
 # OUT from the file reaches the scripts through make: the Makefile no
 # longer sets one of its own.  On a copy of the kit, so that a Makefile

@@ -106,6 +106,23 @@ sh "$root/testvm/junit.sh" x "$tmp/g.xml" patched:SURVIVED:"$tmp/f" 2>/dev/null
 got=$(q "$tmp/g.xml" "[c.get('name').split(':')[0] for c in [s for s in r.findall('testsuite') if s.get('name') == 'x patched [default]'][0].findall('testcase') if c.find('failure') is not None]" 2>&1)
 [ "$got" = "['CVE-2010-3081 cve-state', 'cve-state']" ] &&
 	t_ok "held to SURVIVED: both fixes' failing cve-state checks are failures" || t_fail "cve-state on patched, per fix" "got: $got"
+# FIX=MUST: the same unpatched boot on a tree that already has CVE-2010-3081
+# (it must be SURVIVED there): its failing cve-state check is a failure,
+# CVE-2010-0307's stays the exposure, and the gate has a failing case for
+# CVE-2010-3081 alone; a fix the boot did not judge fails its case too.
+sh "$root/testvm/junit.sh" v2.6.32 "$tmp/h.xml" \
+	unpatched:VULNERABLE:"$tmp/f":CVE-2010-0307=VULNERABLE,CVE-2010-3081=SURVIVED,CVE-2099-0001=SURVIVED 2>"$tmp/err" ||
+	t_fail "per-fix musts written" "$(cat "$tmp/err")"
+got=$(q "$tmp/h.xml" "[c.get('name').split(':')[0] for c in [s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 unpatched [default]'][0].findall('testcase') if c.find('failure') is not None]" 2>&1)
+[ "$got" = "['CVE-2010-3081 cve-state']" ] &&
+	t_ok "FIX=MUST: a fix held to SURVIVED fails its cve-state check; the one held to VULNERABLE shows the exposure" ||
+	t_fail "FIX=MUST per-fix cve-state" "got: $got"
+got=$(q "$tmp/h.xml" "[(c.get('classname'), c.get('name'), c.find('failure') is not None) for c in [s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 unpatched gate'][0].findall('testcase')]" 2>&1)
+[ "$got" = "[('v2.6.32.unpatched', 'verdict VULNERABLE (must be VULNERABLE)', False), ('v2.6.32.unpatched.CVE-2010-0307', 'CVE-2010-0307 verdict VULNERABLE (must be VULNERABLE)', False), ('v2.6.32.unpatched.CVE-2010-3081', 'CVE-2010-3081 verdict VULNERABLE (must be SURVIVED)', True), ('v2.6.32.unpatched.CVE-2099-0001', 'CVE-2099-0001 verdict none (not judged in this boot) (must be SURVIVED)', True)]" ] &&
+	t_ok "FIX=MUST: the gate suite has a case per fix, failing where the fix's verdict is not the one it must get or is missing" ||
+	t_fail "FIX=MUST gate cases" "got: $got"
+[ "$(q "$tmp/h.xml" "[s.get('failures') for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 unpatched gate'][0]")" = 2 ] &&
+	t_ok "FIX=MUST: the gate suite counts its two failures" || t_fail "FIX=MUST gate failure count"
 s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 patched [default]"][0]'
 got=$(q "$tmp/j.xml" "sorted(set(c.get('classname') for c in $s.findall('testcase')))" 2>&1)
 [ "$got" = "['v2.6.32.patched']" ] && t_ok "a boot record without fixes (before per-fix verdicts): classname NAME.KIND as before" ||

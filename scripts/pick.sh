@@ -54,7 +54,8 @@ needs() { # needs <letter> <list> <hardening>: 0 in, 1 out, 2 no rule
 	esac
 }
 # arches_of <letter>: the Arches: line of the change's INFO, as the kit
-# knows them (KIT_ARCHES; ia64 and s390 have no cross cell and no ARCHES=).
+# knows them (KIT_ARCHES; ia64 and s390 have no ARCHES= name, though the
+# cross matrix compiles s390x and token-checks ia64 for change I).
 arches_of() {
 	_ao=$(printf '%s\n' "$change_map" | awk -F'\t' -v l="$1" '$2 == l { print $4; exit }')
 	for _x in $KIT_ARCHES; do

@@ -98,6 +98,15 @@ MUTANTS="I" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o7" 2>"$tmp/e7"; rc=$?
 t_check "I dropped, but the kernel also VULNERABLE for CVE-2010-0307: caught, yet the other fix is named and exit 1" sh -c "
 	test $rc = 1 && grep -q '^I .*c41d68a513c7 *VULNERABLE *CVE-2010-3081 VULNERABLE: .*OTHER FIX NOT SURVIVED: CVE-2010-0307 VULNERABLE' '$tmp/o7' &&
 	grep -q 'another fix not SURVIVED' '$tmp/e7'"
+# I dropped, and its program's precondition failed (a made-up log: 6.1's,
+# both fixes SURVIVED, with CVE-2010-3081's precond turned to not ok):
+# INCONCLUSIVE is a catch only by CVE-2010-0307's control phase, so this
+# is a hole, exit 1 (KIT_REBOOT: the same stand-in image was judged above).
+sed 's/^ok \([0-9]*\) - CVE-2010-3081 precond:/not ok \1 - CVE-2010-3081 precond:/' \
+	"$fx/survived-3081-debian-6.1-net.log" >"$tmp/i-precond.log"
+KIT_REBOOT=1 MUTANT_LOG_i="$tmp/i-precond.log" MUTANTS="I" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o9" 2>"$tmp/e9"; rc=$?
+t_check "I dropped, CVE-2010-3081 INCONCLUSIVE by its precondition: no catch (a hole), exit 1" sh -c "
+	test $rc = 1 && grep -q '^I .*INCONCLUSIVE *NOTHING (INCONCLUSIVE is no catch for CVE-2010-3081' '$tmp/o9'"
 MUTANTS="CVE-2010-9999" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o8" 2>"$tmp/e8"; rc=$?
 t_check "a fix the kit does not carry: exit 2, named" sh -c "test $rc = 2 && grep -q \"MUTANTS names 'CVE-2010-9999'\" '$tmp/e8'"
 

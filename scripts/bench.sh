@@ -53,7 +53,7 @@ jq -n --arg at "$(date -u +%FT%TZ)" --argjson prov "$(kit_provenance)" \
 	--arg branches "$branches" --arg kernel "$(uname -r)" \
 	'{schema: 1, measured_at: $at, kit: $prov.kit_commit, provenance: $prov,
 	  machine: {cpu: $cpu, cores: $cores, memory_mib: $mem, host_kernel: $kernel},
-	  branches: ($branches | split(" ") | map(select(. != ""))), stages: {}}' >"$res" ||
+	  branches: ($branches | [splits("[ \n\t]+")] | map(select(. != ""))), stages: {}}' >"$res" ||
 	die 1 "jq could not start the record"
 
 # counts LOG: "built served uptodate booted" from the kit's progress and

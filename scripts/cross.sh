@@ -228,7 +228,7 @@ xcache_key() {
 		done
 	} >"$_kf" &&
 		(cd "$KIT_ROOT" && sha256sum -- scripts/cross.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh \
-			cross/check-expect.sh cross/check-calls.sh cross/pin-line.h $(find cross/objdiff -type f | LC_ALL=C sort) \
+			cross/check-expect.sh cross/check-calls.sh cross/pin-line.h $(find cross/objdiff -type f \( -name Makefile -o -name '*.[ch]' \) | LC_ALL=C sort) \
 			cross/expect/*.expect cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
 			$(for _p in $X_HOST_ALL; do echo "branches/host/$_p.patch"; done)) >>"$_kf" &&
 		(cd "$series_dir" && sha256sum -- series $(grep -v '^#' series)) >>"$_kf" &&
@@ -346,6 +346,8 @@ run_cell() {
 	if ! flock -n 9; then
 		progress "$BRANCH" wait "another kernel build is running; waiting for it"
 		flock 9
+		# what we waited for may have been this very cell (another OUT)
+		if [ -n "$xkey" ] && xcache_get; then return 0; fi
 	fi
 	# plain calls, never "|| return": errexit must stay on inside them
 	cell_unpatched

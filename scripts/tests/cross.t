@@ -207,7 +207,7 @@ printf 'X_DESC="fails"\nX_ARCH=x86\nX_CC=cc\nX_PKG=gcc\nX_OBJS=fs/missing.o\n' >
 xc() { : >"$tmp/trace"; FAKE_SRC=$tmp/marked FAKE_TRACE=$tmp/trace cross fake "$@"; }
 built() { [ -s "$tmp/trace" ]; }
 key() { jq -r '.cache.key // empty' "$top/$1.json"; }
-entries() { ls "$tmp/cache/cross" | wc -l; }
+entries() { find "$tmp/cache/cross" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l; }
 said_hit() { printf '%s\n' "$err" | grep -q "^\[fake\] cross  *$1 from the cross cache ($(key "$1" | cut -c1-12)): ok, measured "; }
 
 xc good other bad

@@ -28,6 +28,26 @@
 # record of an earlier run is never read back into a table.  Sources are
 # removed after a cell (CROSS_KEEP=1 keeps them).
 #
+# The cross cache: an ok cell's result (its record and its folder without
+# the sources) is kept in $KIT_CACHE/cross/<key>/, the key a sha256 of
+# everything that decides it: the export (commit and content digest of its
+# verified marker), the branch, the cell's .conf (every X_* it sets),
+# .config and common.config, the series pushed (series file and patches:
+# the pick's under ARCHES=) and the change each patch belongs to, the host
+# patches, the expect files, the compiler flags, the versions of the cell's
+# compiler, binutils, the host cc, make, quilt, patch and perl, and this
+# script with every script and source it runs (lib.sh, check-config.sh,
+# fix-state.sh, check-expect.sh, check-calls.sh, pin-line.h, objdiff).  A
+# hit is said ("<cell> from the cross cache (<key>)"), needs no build lock,
+# and is marked in the cell's record (.cache.hit; its measured_at and
+# kit_commit are the measuring run's) and in cross.json (from_cache); the
+# table is the same.  An entry is published by one rename and checked
+# against its sha256sums (no file more or less) before it is served; a
+# damaged one is removed and the cell built again.  A failed or skipped
+# cell is never stored, nor is a cell of a source without a verified
+# marker.  KIT_CROSS_CACHE=0 or KIT_BUILD_CACHE=0 builds and stores
+# nothing; CROSS_KEEP=1 (the sources kept) builds too.
+#
 # Each cell runs in a subshell with errexit on: a step that fails without
 # its own message (a cp, an objdiff that crashes) still fails the cell,
 # never reads as "ok" or "reproducible".
@@ -121,6 +141,10 @@ change_of() {
 patch_files() { sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$@" | LC_ALL=C sort -u; }
 
 src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+# the export as its verified marker names it (the cross cache's key): a
+# source it cannot name is never served from the cache nor stored in it
+src_id=$(sed -n '/^listing$/q; s/^commit /commit /p; s/^content /content /p' "$src/.kit-verified" 2>/dev/null | tr '\n' ' ')
+case $src_id in commit\ *content\ *) ;; *) src_id= ;; esac
 measured_at=$(date -u +%FT%TZ)
 kit_commit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit_commit=unknown
 node=$BRANCH${pick:+-pick-$pick}
@@ -178,6 +202,95 @@ cell_aborted() {
 	mv -f "$top/$1.json.tmp.$$" "$top/$1.json"
 }
 
+# The cross cache (see the top of this file).
+xcache_dir=$KIT_CACHE/cross
+xcache_on() {
+	[ "${KIT_BUILD_CACHE:-1}" = 1 ] && [ "${KIT_CROSS_CACHE:-1}" = 1 ] && [ "${CROSS_KEEP:-0}" != 1 ] && [ -n "$src_id" ]
+}
+ver() { "$@" 2>/dev/null | head -1; }
+# xcache_key: the key of $cell as run_cell has set it up (compiler found,
+# flags made); fails when an input cannot be read.  Files are named
+# relative to the kit, so every clone on the machine shares the entries.
+xcache_key() {
+	_kf=$top/.$cell.key.$$
+	# shellcheck disable=SC2046,SC2086
+	{
+		printf 'cross cell, recipe 1\nbranch %s %s\ncell %s\nsource %s\ncc %s\n' "$BRANCH" "$BR_VERSION" "$cell" "$src_id" "$cc"
+		printf 'flags %s\n' "$X_ALL_FLAGS" | sed "s|$KIT_ROOT/|<kit>/|g"
+		printf 'X_%s=%s\n' ARCH "$X_ARCH" CC "$X_CC" CROSS "$X_CROSS" OBJS "$X_OBJS" FORCED "$X_FORCED" \
+			TOKENS "$X_TOKENS" RENAME "$X_RENAME" CFLAGS "$X_CFLAGS" CONFIG_EXTRA "$X_CONFIG_EXTRA" MAKEVARS "$X_MAKEVARS" HOST_ALL "$X_HOST_ALL"
+		ver $cc --version; ver "${X_CROSS}as" --version; ver "${X_CROSS}ld" --version; ver "$NM_X" --version
+		ver cc --version; ver make --version; ver quilt --version; ver patch --version
+		ver perl -e 'print "perl $^V\n"'
+		# the change each patch is counted for (change_of)
+		for _i in "$KIT_ROOT"/backports/changes/*/INFO; do
+			printf 'change %s %s\n' "$(basename "$(dirname "$_i")")" "$(sed -n 's/^Upstream: //p' "$_i" | tr '\n' ' ')"
+		done
+	} >"$_kf" &&
+		(cd "$KIT_ROOT" && sha256sum -- scripts/cross.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh \
+			cross/check-expect.sh cross/check-calls.sh cross/pin-line.h $(find cross/objdiff -type f \( -name Makefile -o -name '*.[ch]' \) | LC_ALL=C sort) \
+			cross/expect/*.expect cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
+			$(for _p in $X_HOST_ALL; do echo "branches/host/$_p.patch"; done)) >>"$_kf" &&
+		(cd "$series_dir" && sha256sum -- series $(grep -v '^#' series)) >>"$_kf" &&
+		_k=$(sha256sum <"$_kf") && rm -f "$_kf" && echo "${_k%% *}" && return 0
+	rm -f "$_kf"
+	return 1
+}
+# xcache_sound <entry>: the entry holds exactly the files its sha256sums
+# names, each with its sum, and nothing but folders and files.
+xcache_sound() {
+	(cd "$1" && sha256sum -c --quiet sha256sums) >/dev/null 2>&1 &&
+		[ -z "$(cd "$1" && find . ! -type f ! -type d)" ] &&
+		[ "$(cd "$1" && find . -type f ! -path ./sha256sums | LC_ALL=C sort)" = \
+			"$(sed 's/^[0-9a-f]*  //' "$1/sha256sums" | LC_ALL=C sort)" ]
+}
+# xcache_get: serve $cell from the cache into $cdir and its record; 1 when
+# there is no sound entry (a damaged one is removed).
+xcache_get() {
+	_e=$xcache_dir/$xkey
+	[ -e "$_e" ] || return 1
+	if [ ! -r "$_e/record.json" ] || ! xcache_sound "$_e"; then
+		warn "the cross cache entry $_e does not match its checksums; removing it and building $cell again"
+		rmtree "$_e"
+		return 1
+	fi
+	_t=$top/.$cell.cache.$$
+	rmtree "$_t"
+	if cp -R "$_e/cell" "$_t" && chmod -R u+w "$_t" &&
+		jq --arg k "$xkey" --arg e "$_e" --arg flags "$X_ALL_FLAGS" \
+			'.flags = $flags | .cache = {hit: true, key: $k, entry: $e}' \
+			"$_e/record.json" >"$top/$cell.json.tmp.$$"; then
+		rmtree "$cdir"
+		mv "$_t" "$cdir" && mv -f "$top/$cell.json.tmp.$$" "$top/$cell.json" && {
+			progress "$BRANCH" cross "$cell from the cross cache (${xkey%"${xkey#????????????}"}): $(jq -r '.status + ", measured " + .measured_at' "$top/$cell.json")"
+			return 0
+		}
+	fi
+	rmtree "$_t"; rm -f "$top/$cell.json.tmp.$$"
+	return 1
+}
+# xcache_put: store $cell (just judged ok) under its key, and say so in its
+# record; a failure to store is a warning, never a failed cell.
+xcache_put() {
+	_st=
+	_t=$xcache_dir/.tmp.$xkey.$$
+	rmtree "$_t"
+	if mkdir -p "$_t" && cp -R "$cdir" "$_t/cell" && cp "$top/$cell.json" "$_t/record.json" &&
+		(cd "$_t" && find . -type f ! -path ./sha256sums -exec sha256sum -- {} + | LC_ALL=C sort -k2 >sha256sums) &&
+		chmod -R a-w "$_t" && mv -T "$_t" "$xcache_dir/$xkey" 2>/dev/null; then
+		_st=$xcache_dir/$xkey
+		progress "$BRANCH" cache "stored in the cross cache: $_st"
+	else
+		# the key exists (another run stored it first) or the copy failed
+		rmtree "$_t"
+	fi
+	if ! jq --arg k "$xkey" --arg e "$_st" '.cache = {hit: false, key: $k, entry: (if $e == "" then null else $e end)}' \
+		"$top/$cell.json" >"$top/$cell.json.tmp.$$" || ! mv -f "$top/$cell.json.tmp.$$" "$top/$cell.json"; then
+		rm -f "$top/$cell.json.tmp.$$"
+		warn "cannot note the cross cache in $top/$cell.json"
+	fi
+}
+
 # run_cell <cell>: one cell, in the subshell the main loop gives it (its
 # variables stay there): skip it, or build, push, rebuild and judge.
 run_cell() {
@@ -223,11 +336,25 @@ run_cell() {
 	NM_X=${X_CROSS}nm
 	command -v "$NM_X" >/dev/null 2>&1 || NM_X=nm
 	u=$cdir/unpatched pd=$cdir/patched
+	xkey=
+	if xcache_on; then
+		xkey=$(xcache_key) || { warn "cannot read every input of cell $cell; it is not cached"; xkey=; }
+		if [ -n "$xkey" ] && xcache_get; then return 0; fi
+	fi
+	# one cell build at a time on this machine (2 cores), beside the
+	# kit's kernel builds: the lock is machine-wide
+	if ! flock -n 9; then
+		progress "$BRANCH" wait "another kernel build is running; waiting for it"
+		flock 9
+		# what we waited for may have been this very cell (another OUT)
+		if [ -n "$xkey" ] && xcache_get; then return 0; fi
+	fi
 	# plain calls, never "|| return": errexit must stay on inside them
 	cell_unpatched
 	cell_steps
 	cell_rebuild
 	cell_judge
+	[ -z "$xkey" ] || xcache_put
 }
 
 # mk <tree> <make args...>: make in a cell's tree with its arch and
@@ -477,6 +604,7 @@ render() {
 		  pick: (if $pick == "" then null else {name: $pick, arches: ($pa | split(" ")), series_dir: $sd} end),
 		  cells_run: ($cells | split("\\s+"; null) | map(select(. != ""))),
 		  cells: (map({(.cell): .}) | add // {})}
+		 | .from_cache = [.cells[] | select(.cache.hit == true) | .cell]
 		 | .status = (if ([.cells[] | select(.status == "failed")] | length) > 0 then "failed"
 		              elif ([.cells[] | select(.status == "ok")] | length) > 0 then "ok" else "skipped" end)' >"$top/cross.json.tmp.$$"
 	mv -f "$top/cross.json.tmp.$$" "$top/cross.json"
@@ -484,11 +612,20 @@ render() {
 	result_update "$result" --slurpfile r "$top/cross.json" '.cross = $r[0]'
 }
 
-# One cell at a time under the kit's machine-wide build lock (2 cores).
-# A record left by an earlier run of a cell is removed first: the table
-# must not show it as this run's.
+# One cell build at a time under the kit's machine-wide build lock (2
+# cores; run_cell takes it after the cache).  A record left by an earlier
+# run of a cell is removed first: the table must not show it as this run's.
 mkdir -p "$KIT_CACHE"
 exec 9>"$KIT_LOCK"
+if xcache_on; then
+	mkdir -p "$xcache_dir" || die 1 "cannot create $xcache_dir"
+	# what an interrupted store left (its pid is the name's last part)
+	for o in "$xcache_dir"/.tmp.*; do
+		if [ -e "$o" ] && ! kill -0 "${o##*.}" 2>/dev/null; then rmtree "$o"; fi
+	done
+elif [ -z "$src_id" ]; then
+	progress "$BRANCH" cross "the source has no verified marker naming it ($src/.kit-verified): the cross cache is not used"
+fi
 rc=0
 for c in $cells; do
 	rm -f "$top/$c.json"
@@ -496,10 +633,6 @@ for c in $cells; do
 		progress "$BRANCH" cross "$c: not in this pick (ARCHES=$pick_arches)"
 		cell_json "$c" not-in-pick "ARCHES=$pick_arches has no $(arch_of_cell "$c")"
 		continue
-	fi
-	if ! flock -n 9; then
-		progress "$BRANCH" wait "another kernel build is running; waiting for it"
-		flock 9
 	fi
 	# errexit inside the cell: run_cell in an || list (or an if) would run
 	# with errexit off (POSIX), and a failed step would go unnoticed.

@@ -80,6 +80,7 @@ allnoconfig:
 prepare:
 	@:
 fs/exec.o: fs/exec.c
+	[ -z "$(FAKE_TRACE)" ] || echo "$@" >>"$(FAKE_TRACE)"
 	if [ -n "$(FAKE_NO_OBJ)" ] && grep -q setup_new_exec fs/exec.c; then exit 0; fi; \
 	$(CC) -c -o $@ fs/exec.c && echo "cmd_fs/exec.o := $(CC) -c -o $@ fs/exec.c" >fs/.exec.o.cmd
 EOF
@@ -192,6 +193,98 @@ FAKE_SRC=$tmp/half cross fake hosted
 if [ $rc -eq 1 ] && row hosted | grep -q '^failed: host: host patch cross-stub-note is half present in include/note-b.h'; then
 	t_ok "a tree with half the host change fails the cell, naming the patch and the file, exit 1"
 else t_fail "a tree with half the host change fails the cell, naming the patch and the file, exit 1" "rc=$rc" "$(cat "$top/table.txt")"; fi
+
+# The cross cache: only a source its verified marker names is cached (the
+# trees above have none); "marked" has one.  FAKE_TRACE lists every object
+# the stub tree's make compiled: empty means nothing was built.  The cell
+# "bad" fails (no rule for its object).  Seven runs of the stub.
+t_check "a source without a verified marker is neither served nor stored" [ ! -e "$tmp/cache/cross" ]
+cp -R "$tmp/tree" "$tmp/marked"; chmod u+w "$tmp/marked"
+printf 'kit-verified 2\ncommit %s\ncontent %s\n' "$id" "$(echo stub | sha256sum | cut -d' ' -f1)" >"$tmp/marked/.kit-verified"
+chmod -R a-w "$tmp/marked"
+printf 'X_DESC="fails"\nX_ARCH=x86\nX_CC=cc\nX_PKG=gcc\nX_OBJS=fs/missing.o\n' >"$kit/cross/matrix/bad.conf"
+: >"$kit/cross/matrix/bad.config"
+xc() { : >"$tmp/trace"; FAKE_SRC=$tmp/marked FAKE_TRACE=$tmp/trace cross fake "$@"; }
+built() { [ -s "$tmp/trace" ]; }
+key() { jq -r '.cache.key // empty' "$top/$1.json"; }
+entries() { find "$tmp/cache/cross" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l; }
+said_hit() { printf '%s\n' "$err" | grep -q "^\[fake\] cross  *$1 from the cross cache ($(key "$1" | cut -c1-12)): ok, measured "; }
+
+xc good other bad
+k_good=$(key good) k_other=$(key other)
+cp "$top/table.txt" "$tmp/table1"
+if [ $rc -eq 1 ] && built && [ "$(row good)" = ok ] && [ "$(row other)" = ok ] && row bad | grep -q '^failed: unpatched' &&
+	[ "$(entries)" -eq 2 ] && [ ${#k_good} -eq 64 ] && [ ${#k_other} -eq 64 ] && [ "$k_good" != "$k_other" ] &&
+	[ "$(printf '%s\n' "$err" | grep -c 'stored in the cross cache')" -eq 2 ] &&
+	jq -e '.cache.hit == false and (.cache.entry | type) == "string"' "$top/good.json" >/dev/null &&
+	jq -e 'has("cache") | not' "$top/bad.json" >/dev/null; then
+	t_ok "cross cache: a first run builds; each ok cell is stored under a key of its own, the failed one is not"
+else t_fail "cross cache: a first run builds; each ok cell is stored under a key of its own, the failed one is not" \
+	"rc=$rc entries=$(entries) keys=$k_good $k_other" "$(printf '%s' "$err" | tail -3)"; fi
+
+# the same inputs, while the test holds the build lock: a build would wait
+# (timeout only guards against a hang)
+exec 7>"$tmp/lock"; flock 7
+: >"$tmp/trace"
+out=$(KIT_ROOT=$kit KIT_CONFIG=/nonexistent KIT_CACHE=$tmp/cache KIT_LOCK=$tmp/lock OUT=$tmp/out JOBS=1 \
+	FAKE_SRC=$tmp/marked FAKE_TRACE=$tmp/trace timeout 120 sh "$kit/scripts/cross.sh" fake good 2>"$tmp/err")
+rc=$?; err=$(cat "$tmp/err")
+flock -u 7; exec 7>&-
+if [ $rc -eq 0 ] && ! built && [ "$(tail -n +2 "$top/table.txt")" = "$(grep '^fake  *good ' "$tmp/table1")" ] &&
+	[ "$out" = "$(cat "$top/table.txt")" ] && said_hit good && [ "$(key good)" = "$k_good" ] &&
+	jq -e '.cache.hit == true and .status == "ok" and (.changed_functions | length) > 0' "$top/good.json" >/dev/null &&
+	jq -e '.cross.from_cache == ["good"]' "$tmp/out/fake/result.json" >/dev/null &&
+	[ -s "$top/good/expect.txt" ] && [ -s "$top/good/patched/obj/fs/exec.o" ]; then
+	t_ok "cross cache: the same inputs again: from the cache (said, recorded), the same row, nothing built, no lock taken"
+else t_fail "cross cache: the same inputs again: from the cache (said, recorded), the same row, nothing built" "rc=$rc" \
+	"$(diff "$tmp/table1" "$top/table.txt")" "$(cat "$tmp/trace")" "$(printf '%s' "$err" | tail -4)"; fi
+
+# one cell's own input: only that cell misses; the failed cell runs again
+chmod u+w "$kit/cross/matrix/other.config"; echo '#' >>"$kit/cross/matrix/other.config"
+xc good other bad
+if [ $rc -eq 1 ] && said_hit good && ! said_hit other && [ "$(key other)" != "$k_other" ] && built &&
+	jq -e '.cache.hit == false' "$top/other.json" >/dev/null && row bad | grep -q '^failed: unpatched' &&
+	printf '%s' "$err" | grep -q 'bad: FAILED at unpatched' && [ "$(entries)" -eq 3 ]; then
+	t_ok "cross cache: one cell's .config changed misses for that cell only; the failed cell is built again"
+else t_fail "cross cache: one cell's .config changed misses for that cell only; the failed cell is built again" "rc=$rc" "$(cat "$tmp/trace")" "$(printf '%s' "$err" | tail -4)"; fi
+: >"$kit/cross/matrix/other.config"
+
+# one byte of the series' patch (every cell pushes the series: every cell
+# misses; good shows it)
+chmod u+w "$kit/backports/fake/a.patch"; cp "$kit/backports/fake/a.patch" "$tmp/a.patch"
+sed 's/^Subject: add setup_new_exec$/Subject: add setup_new_exeC/' "$tmp/a.patch" >"$kit/backports/fake/a.patch"
+xc good
+if [ $rc -eq 0 ] && built && [ "$(row good)" = ok ] && [ "$(key good)" != "$k_good" ] && ! said_hit good &&
+	[ "$(entries)" -eq 4 ] && [ "$(cmp "$tmp/a.patch" "$kit/backports/fake/a.patch" | wc -l)" -eq 1 ]; then
+	t_ok "cross cache: one byte changed in a patch misses: the cell is built and stored under another key"
+else t_fail "cross cache: one byte changed in a patch misses: the cell is built and stored under another key" "rc=$rc entries=$(entries)" "$(printf '%s' "$err" | tail -3)"; fi
+cp "$tmp/a.patch" "$kit/backports/fake/a.patch"
+
+# damaged entries (a byte changed; a file added) are removed and rebuilt
+chmod -R u+w "$tmp/cache/cross/$k_good" "$tmp/cache/cross/$k_other"
+printf 'x' >>"$tmp/cache/cross/$k_good/cell/patched/obj/fs/exec.o"
+echo stray >"$tmp/cache/cross/$k_other/cell/stray"
+chmod -R a-w "$tmp/cache/cross/$k_good" "$tmp/cache/cross/$k_other"
+xc good other
+if [ $rc -eq 0 ] && built && [ "$(row good)" = ok ] && [ "$(row other)" = ok ] && ! said_hit good && ! said_hit other &&
+	printf '%s' "$err" | grep -q "cross cache entry .*$k_good does not match its checksums; removing it and building good again" &&
+	printf '%s' "$err" | grep -q "cross cache entry .*$k_other does not match its checksums; removing it and building other again" &&
+	(cd "$tmp/cache/cross/$k_good" && sha256sum -c --quiet sha256sums) && [ ! -e "$tmp/cache/cross/$k_other/cell/stray" ]; then
+	t_ok "cross cache: an entry with a file changed, or one more file, is removed; the cell built and stored again"
+else t_fail "cross cache: an entry with a file changed, or one more file, is removed; the cell built and stored again" "rc=$rc" "$(printf '%s' "$err" | tail -3)"; fi
+
+# disabled: built, nothing served or stored
+for off in KIT_CROSS_CACHE KIT_BUILD_CACHE; do
+	n=$(entries)
+	eval "$off=0; export $off"
+	xc good
+	unset "$off"
+	if [ $rc -eq 0 ] && built && [ "$(row good)" = ok ] && ! printf '%s' "$err" | grep -q 'cross cache' &&
+		[ "$(entries)" -eq "$n" ] && jq -e 'has("cache") | not' "$top/good.json" >/dev/null; then
+		t_ok "cross cache: $off=0 builds the cell, serves and stores nothing"
+	else t_fail "cross cache: $off=0 builds the cell, serves and stores nothing" "rc=$rc" "$(printf '%s' "$err" | tail -3)"; fi
+done
+rm "$kit/cross/matrix/bad.conf" "$kit/cross/matrix/bad.config"
 
 # cross-all: each branch's rows are what its run printed this time
 cross_all() {

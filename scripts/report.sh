@@ -141,7 +141,8 @@ render() {
 	echo "## Cross matrix (make cross / cross-all): every patched loader compiled where it builds"
 	echo
 	c=$(rows "$croot" '(.cross.cells // {}) | to_entries[] | .value as $c
-	  | "| \(input_filename | split("/") | .[-2]) | \(.key) | \($c.status) | \(
+	  | "| \(input_filename | split("/") | .[-2]) | \(.key) | \($c.status)\(
+	      if $c.cache.hit then " (cross cache, measured \($c.measured_at))" else "" end) | \(
 	      if (($c.objects // {}) | length) > 0 then (($c.objects // {}) | to_entries | map("\(.key | split("/") | .[-1]) \(.value.status)") | join(", "))
 	      else (($c.planned // []) | map(split("/") | .[-1]) | join(", ")) end) | \(
 	      if $c.status == "skipped" then ($c.reason | gsub("\\|"; "/")) + (if (($c.tokens // {}) | length) > 0 then " (tokens: " + (($c.tokens // {}) | to_entries | map(.value) | join(", ")) + ")" else "" end)
@@ -155,7 +156,9 @@ render() {
 		echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
 		echo "means no new warning, the functions each patch changed (objdiff) are"
 		echo "exactly cross/expect/<change>.expect, and every patched loader calls"
-		echo "setup_new_exec (cross/check-calls.sh)."
+		echo "setup_new_exec (cross/check-calls.sh).  A cell marked 'cross cache' was"
+		echo "served from KIT_CACHE/cross under a key naming all its inputs; its"
+		echo "figures are those of the run that measured it (docs/design.md)."
 		echo
 		echo "| branch | cell | status | objects | note |"
 		echo "|---|---|---|---|---|"

@@ -124,6 +124,10 @@ judge_mutant() {
 	v=$(jq -r --arg f "$fix" '.fixes[$f].verdict // "none"' "$4")
 	sig=$(jq -r --arg f "$fix" '.fixes[$f].signature // .signature' "$4")
 	failed=$(jq -r --arg f "$fix" '.fixes[$f].failed_tests // [] | join(";")' "$4")
+	# The control phase is init's own (basic 32/64-bit execs and core
+	# dumps, before any fix's tests): when it failed, the boot as a whole
+	# is INCONCLUSIVE and no fix's tests ran.
+	ctl=$(jq -r '.signature // ""' "$4" | grep -E 'oops in the control phase|control phase failed|control phase did not finish' || :)
 	others=$(for f in $kit_fixes; do
 		[ "$f" = "$fix" ] && continue
 		ov=$(jq -r --arg f "$f" '.fixes[$f].verdict // "none"' "$4")
@@ -134,17 +138,16 @@ judge_mutant() {
 	VULNERABLE) caught="$fix VULNERABLE: $(printf '%s' "$sig" | cut -c1-80)" ;;
 	REGRESSED) caught="$fix failing tests: $failed" ;;
 	# INCONCLUSIVE is never a pass: the kernel without the patch cannot
-	# even run the control phase (basic 32/64-bit execs and core dumps),
-	# so the verifier refuses to call it fixed.  A catch, by the control
-	# phase rather than by a CVE check, and the table says so.
-	# Only CVE-2010-0307 has that control phase (init's own tests); any
-	# other fix's INCONCLUSIVE (a precondition of its program failed) is
-	# no catch: the table calls it a hole, and the run fails.
+	# even run the control phase, so the verifier refuses to call it
+	# fixed.  A catch, by the control phase rather than by a CVE check,
+	# and the table says so.  A fix's INCONCLUSIVE for any other reason
+	# (a precondition of its own program failed) is no catch: the table
+	# calls it a hole, and the run fails.
 	INCONCLUSIVE)
-		if [ "$fix" = CVE-2010-0307 ]; then
+		if [ -n "$ctl" ]; then
 			caught="$fix INCONCLUSIVE (not accepted as fixed): $(printf '%s' "$sig" | cut -c1-90)"
 		else
-			caught="NOTHING (INCONCLUSIVE is no catch for $fix, whose guest program has no control phase): $(printf '%s' "$sig" | cut -c1-90)"
+			caught="NOTHING (INCONCLUSIVE is no catch for $fix when the control phase passed): $(printf '%s' "$sig" | cut -c1-90)"
 			holes=$((holes + 1))
 		fi ;;
 	# SURVIVED means every test passed: nothing noticed the patch missing;
@@ -152,7 +155,14 @@ judge_mutant() {
 	*) caught="NOTHING (hole in the suite): $fix $v${failed:+, failing tests: $failed}"; holes=$((holes + 1)) ;;
 	esac
 	case $v in VULNERABLE|INCONCLUSIVE) [ -z "$failed" ] || caught="$caught; failing tests: $failed" ;; esac
-	if [ -n "$others" ]; then
+	# Another fix must stay SURVIVED beside the mutant, except where the
+	# control phase failed under a one-patch mutant: then no fix's tests
+	# ran in that kernel, which the table says.  Dropping a whole fix
+	# leaves the others' code intact, and they must be SURVIVED.
+	whole=0; case $1 in CVE-*) whole=1 ;; esac
+	if [ -n "$others" ] && [ -n "$ctl" ] && [ $whole = 0 ] && [ "$v" = INCONCLUSIVE ]; then
+		caught="$caught; other fixes not judged (no fix's tests run once the control phase failed): ${others%; }"
+	elif [ -n "$others" ]; then
 		caught="$caught; OTHER FIX NOT SURVIVED: ${others%; }"; holes=$((holes + 1))
 	else
 		caught="$caught; other fixes SURVIVED"

@@ -101,13 +101,24 @@ t_check "I dropped, but the kernel also VULNERABLE for CVE-2010-0307: caught, ye
 	grep -q 'another fix not SURVIVED' '$tmp/e7'"
 # I dropped, and its program's precondition failed (a made-up log: 6.1's,
 # both fixes SURVIVED, with CVE-2010-3081's precond turned to not ok):
-# INCONCLUSIVE is a catch only by CVE-2010-0307's control phase, so this
-# is a hole, exit 1 (KIT_REBOOT: the same stand-in image was judged above).
+# INCONCLUSIVE is a catch only when the boot's control phase failed, so
+# this is a hole, exit 1 (KIT_REBOOT: the same stand-in image was judged above).
 sed 's/^ok \([0-9]*\) - CVE-2010-3081 precond:/not ok \1 - CVE-2010-3081 precond:/' \
 	"$fx/survived-3081-debian-6.1-net.log" >"$tmp/i-precond.log"
 KIT_REBOOT=1 MUTANT_LOG_i="$tmp/i-precond.log" MUTANTS="I" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o9" 2>"$tmp/e9"; rc=$?
 t_check "I dropped, CVE-2010-3081 INCONCLUSIVE by its precondition: no catch (a hole), exit 1" sh -c "
 	test $rc = 1 && grep -q '^I .*INCONCLUSIVE *NOTHING (INCONCLUSIVE is no catch for CVE-2010-3081' '$tmp/o9'"
+# C dropped, the control phase oopses: caught; CVE-2010-3081's tests never
+# ran in that kernel, which the row says without calling it a hole.  The
+# whole CVE-2010-0307 dropped with the same log: the other fix must be
+# SURVIVED (its code is all there), so that is a hole.
+KIT_REBOOT=1 MUTANTS="C" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o10" 2>"$tmp/e10"; rc=$?
+t_check "C dropped, the control phase fails: caught, the other fix not judged, exit 0" sh -c "
+	test $rc = 0 && grep -q '^C .*INCONCLUSIVE *CVE-2010-0307 INCONCLUSIVE (not accepted as fixed): .*other fixes not judged (no fix.s tests run once the control phase failed): CVE-2010-3081' '$tmp/o10'"
+KIT_REBOOT=1 MUTANT_LOG_cve_2010_0307="$fx/inconclusive-oops-in-control.log" MUTANTS="CVE-2010-0307" \
+	sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o11" 2>"$tmp/e11"; rc=$?
+t_check "the whole CVE-2010-0307 dropped, the control phase fails: the other fix NOT SURVIVED, exit 1" sh -c "
+	test $rc = 1 && grep -q '^CVE-2010-0307 .*OTHER FIX NOT SURVIVED: CVE-2010-3081' '$tmp/o11'"
 MUTANTS="CVE-2010-9999" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o8" 2>"$tmp/e8"; rc=$?
 t_check "a fix the kit does not carry: exit 2, named" sh -c "test $rc = 2 && grep -q \"MUTANTS names 'CVE-2010-9999'\" '$tmp/e8'"
 

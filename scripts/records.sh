@@ -138,18 +138,31 @@ done
 legacy_fix=CVE-2010-0307
 
 # status <result> <fix>: what the run says of the branch for that fix.
-# "fixed" needs the gate of one run (verify.sh clears .gate first) passed
-# with both kernels in it: unpatched VULNERABLE, patched SURVIVED for that
-# fix ("partly verified": the patched kernel SURVIVED but the gate did not
-# hold the unpatched one, VERIFY_KINDS=; "not tested": the patched kernel
-# has no verdict for the fix, or NOT-TESTED).
+# Where the gate holds each fix apart (gate.kernels.<kind>.fixes, every
+# run of the per-fix guest), the fix is judged on its own entries, whatever
+# another fix did: "fixed" needs the patched kernel SURVIVED and the
+# unpatched one VULNERABLE for that fix, both as the gate required; the
+# unpatched kernel SURVIVED as required (a tree that already carries the
+# fix) is "already fixed"; "partly verified": the patched kernel held but
+# the gate did not hold the unpatched one (VERIFY_KINDS=, or its verdict
+# was not what it must be); "not tested": the patched kernel has no
+# verdict for the fix, or NOT-TESTED.  An older result file (one verdict
+# per kernel, CVE-2010-0307's) needs the whole gate passed.
 status() {
 	jq -r --arg c "$2" --arg legacy "$legacy_fix" '
 	  def v(k): if .gate.kernels[k] == null then null
 	    elif .boots[k].fixes != null then .boots[k].fixes[$c].verdict
 	    elif $c == $legacy then .gate.kernels[k].verdict else null end;
+	  def g(k): .gate.kernels[k].fixes[$c];
 	  if .gate == null then "not verified"
 	  elif .gate.status == "pass" and .security.status == "already fixed" then "already fixed"
+	  elif .gate.kernels.patched.fixes != null then
+	    if g("patched") == null or v("patched") == null or v("patched") == "NOT-TESTED" then "not tested"
+	    elif (g("patched").ok | not) or v("patched") != "SURVIVED" then "not fixed"
+	    elif g("unpatched") == null or (g("unpatched").ok | not) then "partly verified"
+	    elif g("unpatched").expected == "SURVIVED" then "already fixed"
+	    elif v("unpatched") == "VULNERABLE" then "fixed"
+	    else "partly verified" end
 	  elif .gate.status != "pass" then "not fixed"
 	  elif v("patched") == "SURVIVED" and v("unpatched") == "VULNERABLE" then "fixed"
 	  elif v("patched") == "SURVIVED" or .gate.kernels.patched == null then "partly verified"

@@ -197,6 +197,28 @@ run
 	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] &&
 	t_ok "CVE-2010-3081 NOT-TESTED on the unpatched kernel: 'partly verified', not claimed; CVE-2010-0307 still fixed" ||
 	t_fail "3081 unpatched NOT-TESTED" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
+# each fix on its own gate entries: the gate failed by CVE-2010-3081 (the
+# series without I, as ci/e2e/25-gate.t runs it) still proves CVE-2010-0307
+result v2.6.32 fail VULNERABLE VULNERABLE "$(series_digest backports/v2.6.32)"
+fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
+fx v2.6.32 CVE-2010-3081 VULNERABLE VULNERABLE
+run
+[ $rc -eq 0 ] && [ "$(st CVE-2010-0307 v2.6.32)" = fixed ] && claimed CVE-2010-0307 v2.6.32 &&
+	[ "$(st CVE-2010-3081 v2.6.32)" = "not fixed" ] && ! claimed CVE-2010-3081 v2.6.32 &&
+	t_ok "gate failed by CVE-2010-3081 alone: CVE-2010-0307 fixed on its own verdicts, CVE-2010-3081 not fixed" ||
+	t_fail "per-fix claim on a failed gate" "rc=$rc" "$out" "0307: $(st CVE-2010-0307 v2.6.32), 3081: $(st CVE-2010-3081 v2.6.32)"
+# a tree that already carries CVE-2010-3081's fix: the gate requires its
+# unpatched kernel SURVIVED for it, and got it
+result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
+fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
+fx v2.6.32 CVE-2010-3081 SURVIVED SURVIVED
+jq '.gate.kernels.unpatched.fixes["CVE-2010-3081"] = {verdict: "SURVIVED", expected: "SURVIVED", ok: true}' \
+	"$t/out/v2.6.32/result.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.32/result.json"
+run
+[ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = "already fixed" ] && ! claimed CVE-2010-3081 v2.6.32 &&
+	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] &&
+	t_ok "CVE-2010-3081 SURVIVED unpatched where the gate required it (the tree has the fix): 'already fixed', no series claimed" ||
+	t_fail "3081 already in the tree" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
 
 # Which fixes get records is the series' References: lines, in a copy of
 # the kit (the committed tree is never edited).

@@ -107,11 +107,11 @@ run_mutant() {
 	case $_brc in
 	0) ;;
 	2 | 3) die "$_brc" "[$BRANCH] mutant $1: build.sh exit $_brc before any kernel was built; see the message above" ;;
-	*) record "$1" "$drop" "BUILD FAILED" "(the series does not build without it)"; return 0 ;;
+	*) record "$1" "$(echo "$drop" | tr ' ' ,)" "BUILD FAILED" "(the series does not build without it)"; return 0 ;;
 	esac
 	vdir=$OUT/$BRANCH/$kind/verify
 	if ! sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/bzImage" "$vdir" >/dev/null; then
-		record "$1" "$drop" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0
+		record "$1" "$(echo "$drop" | tr ' ' ,)" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0
 	fi
 	judge_mutant "$1" "$(echo "$drop" | tr ' ' ,)" "$OUT/$BRANCH/$kind" "$vdir/boot.json"
 }

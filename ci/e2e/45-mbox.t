@@ -45,8 +45,10 @@ mail_block() {
 
 # chain_ok MAIL SERIES-PATCH CHECKPATCH.TXT: the mail's first body line
 # names the patch's upstream id; where the source held upstream's text,
-# that text is a contiguous part of the source commit's message, ends with
-# a Signed-off-by, has the author's own *-by line and none by the
+# that text is a contiguous part of the source commit's message, ends in
+# its trailer lines (a Signed-off-by among them; upstream's chain may end
+# with Acked-by or Cc, as c41d68a513c7's does), has the author's own *-by
+# line and none by the
 # backport's committer (a distribution's sign-off).  Prints what is wrong.
 chain_ok() {
 	_id=$(sed -n 's/^Git-commit: //p' "$2")
@@ -57,7 +59,9 @@ chain_ok() {
 	git --git-dir="$gd" show -s --format=%B "$_c" >"$tmp/msg"
 	awk -v bf="$tmp/block" 'BEGIN { while ((getline l < bf) > 0) b = b l "\n" } { m = m $0 "\n" } END { exit !(length(b) > 1 && index(m, b)) }' "$tmp/msg" ||
 		{ echo "its upstream text is not a contiguous part of $_c's message"; return; }
-	grep -v '^$' "$tmp/block" | tail -1 | grep -q '^Signed-off-by: ' || { echo "its upstream text does not end with a Signed-off-by"; return; }
+	grep -v '^$' "$tmp/block" | tail -1 | grep -qE '^([A-Z][A-Za-z-]*-by|Cc): ' &&
+		awk 'BEGIN { RS = "" } { last = $0 } END { exit !(last ~ /(^|\n)Signed-off-by: /) }' "$tmp/block" ||
+		{ echo "its upstream text does not end with its trailers, a Signed-off-by among them"; return; }
 	_ae=$(git --git-dir="$gd" show -s --format=%ae "$_c") _ce=$(git --git-dir="$gd" show -s --format=%ce "$_c")
 	grep -q "^[A-Za-z-]*-by: .*<$_ae>" "$tmp/block" || { echo "no *-by line of the author <$_ae>"; return; }
 	[ "$_ae" = "$_ce" ] || ! grep -q "^[A-Za-z-]*-by: .*<$_ce>" "$tmp/block" || echo "the backport's committer <$_ce> signs it"

@@ -7,6 +7,9 @@ BRANCH ?=
 # it reaches the scripts as it is; otherwise scripts/lib.sh takes the
 # config file's OUT, else ./out (a default here would hide the file's).
 export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING
+# Numbers the C way in every tool a target runs, whatever the user's locale
+# (awk writes "1,28" under de_DE, which jq refuses; scripts/lib.sh).
+export LC_ALL := C
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
 	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean

@@ -220,10 +220,11 @@ up_to_date && exit 0
 # clone on the machine (the build cache, keyed by the digest above).
 from_cache && exit 0
 
-# One kernel build at a time on this machine (2 cores), whoever asks,
-# whatever cache or output root they use: the lock is machine-wide.
+# One kernel build at a time (2 cores), whatever cache or output root the
+# run uses: the user's build lock (scripts/lib.sh, KIT_LOCK).
 mkdir -p "$KIT_CACHE"
-exec 9>"$KIT_LOCK"
+build_lock_ready
+exec 9>>"$KIT_LOCK"
 if ! flock -n 9; then
 	progress "$NAME" wait "another kernel build is running; waiting for it"
 	flock 9

@@ -11,9 +11,14 @@ KIT_ROOT=${KIT_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 # read when the new ones do not exist (kit_path below).
 KIT_NAME=stable-backport-kit
 KIT_OLD_NAME=cve-2010-0307-kit
-# The machine-wide build lock: one kernel build at a time; boots share it.
-KIT_LOCK=${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}
-export KIT_LOCK
+
+# Every tool the kit runs reads and writes numbers the C way: awk's
+# printf "%.2f" under de_DE or tr_TR writes "1,28", which jq's tonumber
+# refuses, and sort, comm and [a-z] follow the locale's collation.  The
+# kit's own messages are ASCII, so nothing is lost; tools' messages come
+# in English.  Exported: every tool and script the kit starts inherits it.
+LC_ALL=C
+export LC_ALL
 
 KIT_T0=${KIT_T0:-$(date +%s)}
 export KIT_T0
@@ -156,6 +161,38 @@ case $JOBS in
 *[!0-9]* | 0*) die 2 "JOBS='$JOBS' ($_kit_jobs_from) is not a positive whole number; set JOBS=<n>, e.g. JOBS=2" ;;
 esac
 export KERNEL_GIT KIT_CACHE OUT JOBS KIT_ROOT KIT_SOURCE_CONFIGURED
+
+# The build lock: one kernel build at a time, boots beside each other but
+# never beside a build (build.sh, cross.sh, testvm/verify-kernel.sh).  It
+# is the user's own file: in $XDG_RUNTIME_DIR (a folder only its user can
+# write, per login), else in the kit cache.  A single path in /tmp was
+# created by whoever ran first, and every other user then failed to open
+# it.  KIT_LOCK=<file> names another one (the tests each use their own).
+if [ -z "${KIT_LOCK:-}" ]; then
+	if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -d "$XDG_RUNTIME_DIR" ] && [ -w "$XDG_RUNTIME_DIR" ] && [ -O "$XDG_RUNTIME_DIR" ]; then
+		KIT_LOCK=$XDG_RUNTIME_DIR/$KIT_NAME.build.lock
+	else
+		KIT_LOCK=$KIT_CACHE/build.lock
+	fi
+fi
+export KIT_LOCK
+
+# build_lock_ready: KIT_LOCK can be opened for appending, so that the
+# caller's `exec N>>"$KIT_LOCK"` cannot fail with a raw shell error (which
+# also ends the script): exit 2 with the path and the fix otherwise.
+# Opened with >>, never >: a lock is never truncated, and a file of the
+# same name that is not the kit's keeps its content.  A symbolic link is
+# refused rather than followed: the lock is a plain file the kit makes.
+# (A shell cannot open without following links; the folders above are
+# the user's own, so nobody else can put one there between the check and
+# the open.)
+build_lock_ready() {
+	[ ! -L "$KIT_LOCK" ] ||
+		die 2 "the build lock $KIT_LOCK is a symbolic link, which the kit does not follow; remove it (rm $KIT_LOCK), or set KIT_LOCK=<a file of your own>"
+	if ! mkdir -p -- "$(dirname -- "$KIT_LOCK")" 2>/dev/null || ! (true >>"$KIT_LOCK") 2>/dev/null; then
+		die 2 "cannot open the build lock $KIT_LOCK for writing (owned by another user, or its folder is read-only); set KIT_LOCK=<a file you can write>, or remove that file"
+	fi
+}
 
 # rmtree DIR...: remove scratch folders from an EXIT trap. Never fails: under
 # set -e a failing command in an EXIT trap turns a successful run's exit

@@ -61,12 +61,19 @@ progress() {
 # JOBS, '#' comment lines and blank lines.  A value is taken as written: one
 # pair of surrounding quotes is dropped and nothing is expanded; a value
 # that asks for expansion ($VAR, $(...), `...`, a leading ~) is refused,
-# not kept as a surprising literal folder name.  OUT and KIT_CACHE must be
-# absolute paths.  For every key, a non-empty setting in the environment
-# (or on make's command line) wins over the file, and the file wins over
-# the defaults.  A line that is anything else stops every kit command with
-# the file, the line number and the fix (exit 2).  KIT_CONFIG=<file> reads
-# another file; a file that does not exist is no configuration.
+# not kept as a surprising literal folder name.  A comment may follow a
+# value: it starts at the first '#' that has a blank (space or tab) just
+# before it, outside quotes (KERNEL_GIT=/srv/linux.git  # mirror); a '#'
+# with no blank before it is part of the value (https://host/x#y).  A
+# UTF-8 byte order mark at the start of the file (some Windows editors
+# write one) is skipped.  Each key may be set once: a second line for it
+# is refused, naming both lines.  OUT and KIT_CACHE must be absolute
+# paths.  For every key, a non-empty setting in the environment (or on
+# make's command line) wins over the file, and the file wins over the
+# defaults.  A line that is anything else stops every kit command with the
+# file, the line number and the fix (exit 2).  KIT_CONFIG=<file> reads
+# another file; a file that does not exist, and KIT_CONFIG=/dev/null, are
+# no configuration.
 #
 # kit_path BASE [REST]: BASE/$KIT_NAME[/REST] in _kp, or the same under
 # KIT_OLD_NAME when only that one exists (a machine set up before the
@@ -105,32 +112,68 @@ _kit_config_line() {
 	_cfl=$_t
 	_kit_trim "${_cfl%%=*}"; _cfk=$_t
 	_kit_trim "${_cfl#*=}"; _cfv=$_t
-	case $_cfv in \"*\" | \'*\') _cfv=${_cfv#?}; _cfv=${_cfv%?} ;; esac
 	case $_cfv in
-	*[\"\']*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing (no comment after it)" ;;
+	\"* | \'*)
+		# quoted: the value runs to the same quote; after it only blanks,
+		# or blanks and a comment
+		_cfq=${_cfv%"${_cfv#?}"}; _cfb=${_cfv#?}
+		case $_cfb in *"$_cfq"*) ;; *)
+			_kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing" ;; esac
+		_cfv=${_cfb%%"$_cfq"*}; _cfa=${_cfb#*"$_cfq"}
+		_kit_trim "$_cfa"
+		case $_cfa in
+		'') ;;
+		[" 	"]*) case $_t in '#'*) ;; *)
+			_kit_config_bad "$1" "$_cfk has a stray quote in '$_cfq$_cfb'; quote the whole value or nothing (a comment after it starts with ' #')" ;; esac ;;
+		*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfq$_cfb'; quote the whole value or nothing (a comment after it starts with ' #')" ;;
+		esac
+		;;
+	*)
+		# unquoted: a comment starts at the first '#' with a blank before it
+		case $_cfv in *[" 	"]#*) _kit_trim "${_cfv%%[" 	"]#*}"; _cfv=$_t ;; esac
+		;;
+	esac
+	case $_cfv in
+	*[\"\']*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing" ;;
 	*'$'* | *'`'* | '~'*) _kit_config_bad "$1" "$_cfk='$_cfv' asks for expansion, which this file never does; write the value out in full" ;;
 	esac
 	case $_cfk in
 	OUT | KIT_CACHE) case $_cfv in '' | /*) ;; *)
 		_kit_config_bad "$1" "$_cfk='$_cfv' is a relative path; write it from /" ;; esac ;;
 	esac
+	# each key once: of two lines for one key, which did the user mean?
 	case $_cfk in
-	KERNEL_GIT) _cfg_kg=$_cfv ;;
-	KIT_CACHE) _cfg_kc=$_cfv ;;
-	OUT) _cfg_out=$_cfv ;;
-	JOBS) _cfg_jobs=$_cfv _cfg_jobs_at="$KIT_CONFIG line $1" ;;
+	KERNEL_GIT) _cfp=$_cfg_kg_n ;;
+	KIT_CACHE) _cfp=$_cfg_kc_n ;;
+	OUT) _cfp=$_cfg_out_n ;;
+	JOBS) _cfp=$_cfg_jobs_n ;;
 	*) _kit_config_bad "$1" "unknown key '$(printf '%.40s' "$_cfk")'; $_kit_config_form" ;;
+	esac
+	[ -z "$_cfp" ] ||
+		_kit_config_bad "$1" "$_cfk is set twice, on line $_cfp and line $1; keep one of the two lines"
+	case $_cfk in
+	KERNEL_GIT) _cfg_kg=$_cfv _cfg_kg_n=$1 ;;
+	KIT_CACHE) _cfg_kc=$_cfv _cfg_kc_n=$1 ;;
+	OUT) _cfg_out=$_cfv _cfg_out_n=$1 ;;
+	JOBS) _cfg_jobs=$_cfv _cfg_jobs_n=$1 _cfg_jobs_at="$KIT_CONFIG line $1" ;;
 	esac
 }
 
 _kit_read_config() {
 	_cfg_kg= _cfg_kc= _cfg_out= _cfg_jobs= _cfg_jobs_at=
+	_cfg_kg_n= _cfg_kc_n= _cfg_out_n= _cfg_jobs_n=
+	# /dev/null: no configuration, said on purpose (a test, or a machine
+	# whose ~/.config holds a file for another setup)
+	[ "$KIT_CONFIG" != /dev/null ] || return 0
 	[ -e "$KIT_CONFIG" ] || return 0
 	[ -f "$KIT_CONFIG" ] && [ -r "$KIT_CONFIG" ] ||
-		die 2 "KIT_CONFIG=$KIT_CONFIG is not a readable file; fix its permissions, or point KIT_CONFIG at the kit's KEY=value file"
+		die 2 "KIT_CONFIG=$KIT_CONFIG is not a readable file; fix its permissions, or point KIT_CONFIG at the kit's KEY=value file (/dev/null for none)"
 	_cfn=0
+	_cfbom=$(printf '\357\273\277')
 	while IFS= read -r _cfr || [ -n "$_cfr" ]; do
 		_cfn=$((_cfn + 1))
+		# a UTF-8 byte order mark is no part of the first key
+		[ "$_cfn" -ne 1 ] || _cfr=${_cfr#"$_cfbom"}
 		_kit_config_line "$_cfn" "$_cfr"
 	done <"$KIT_CONFIG"
 }

@@ -301,6 +301,15 @@ list_branches() {
 	done
 }
 
+# umask_mode FILE: give FILE the mode a plain `>` would have given it,
+# 0666 less the umask.  mktemp makes its file 0600 whatever the umask, and
+# the rename below keeps that mode: result.json and the records were
+# unreadable to a group that `umask 002` meant to share them with.
+umask_mode() {
+	_um=$(umask)
+	chmod "$(printf '%o' $((0666 & ~0$_um)))" "$1"
+}
+
 # Atomic write: write stdin to "$1" via a temp file in the same folder.
 # The writer's failure must reach here: pipe a generator into atomic_write
 # only when the generator's status does not matter; otherwise render into
@@ -308,7 +317,7 @@ list_branches() {
 atomic_write() {
 	_dst=$1
 	_tmp=$(mktemp "$_dst.XXXXXX") || die 1 "cannot create a temp file beside $_dst"
-	if cat >"$_tmp"; then mv -f "$_tmp" "$_dst"
+	if cat >"$_tmp" && umask_mode "$_tmp"; then mv -f "$_tmp" "$_dst"
 	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
 }
 
@@ -317,7 +326,7 @@ atomic_write() {
 atomic_install() {
 	_dst=$2
 	_tmp=$(mktemp "$_dst.XXXXXX") || die 1 "cannot create a temp file beside $_dst"
-	if cat "$1" >"$_tmp" && mv -f "$_tmp" "$_dst"; then :
+	if cat "$1" >"$_tmp" && umask_mode "$_tmp" && mv -f "$_tmp" "$_dst"; then :
 	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
 }
 
@@ -346,11 +355,10 @@ result_update() {
 		# output (the first jq failed) is refused, never installed
 		# (jq 1.6 -e exits 0 on empty input: test for the object explicitly)
 		jq "$@" "$_rf" | jq --argjson s "$KIT_RESULT_SCHEMA" '.schema = $s' >"$_tmp"
-		if [ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$_tmp" 2>/dev/null)" = true ]; then
-			mv -f "$_tmp" "$_rf"
-		else
+		if [ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$_tmp" 2>/dev/null)" != true ]; then
 			rm -f "$_tmp"; die 1 "cannot update $_rf (jq failed)"
 		fi
+		umask_mode "$_tmp" && mv -f "$_tmp" "$_rf" || { rm -f "$_tmp"; die 1 "cannot write $_rf"; }
 	) 8>>"$_rf.lock" || exit $?
 }
 

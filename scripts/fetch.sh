@@ -279,7 +279,7 @@ local_git_dir() {
 		# in safe.directory; "not a git repository" would send the user
 		# looking for the wrong fault.  git's own line gives the path to
 		# name (the top of the work tree, or the bare repository).
-		_ge=$(git -C "$_p" rev-parse --absolute-git-dir 2>&1 >/dev/null)
+		_ge=$(git -C "$_p" rev-parse --absolute-git-dir 2>&1 >/dev/null) && _ge=
 		case $_ge in *'dubious ownership'*)
 			_sd=$(printf '%s\n' "$_ge" | sed -n 's/^[[:space:]]*git config --global --add safe\.directory //p' | head -1)
 			die 2 "KERNEL_GIT=$KERNEL_GIT belongs to another user, and git refuses such a repository unless safe.directory names it; if you trust it, run: git config --global --add safe.directory ${_sd:-$_p}" ;;

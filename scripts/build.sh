@@ -101,6 +101,7 @@ else
 	commit=${BR_COMMIT:-}
 fi
 
+out_root
 mkdir -p "$nodedir"
 
 # The kit's own series goes only where the tree lacks it: a tree that

@@ -149,6 +149,7 @@ measured_at=$(date -u +%FT%TZ)
 kit_commit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit_commit=unknown
 node=$BRANCH${pick:+-pick-$pick}
 top=$OUT/$node/cross
+out_root
 mkdir -p "$top"
 result=$OUT/$node/result.json
 table=$top/table.txt

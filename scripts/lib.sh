@@ -330,6 +330,32 @@ atomic_install() {
 	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
 }
 
+# The output root's mark: the kit writes it into an OUT it creates, and
+# make clean (scripts/clean.sh) removes only a folder that carries it (or
+# one that holds nothing but what the kit writes there).  OUT is a common
+# variable name: `export OUT=~/important` must never make it the kit's.
+KIT_OUT_MARK=.stable-backport-kit-out
+
+# out_root: create OUT, marked as the kit's, when it does not exist.  An
+# OUT that exists is left as it is: a folder the user made (or named by
+# mistake) does not become the kit's by being written into.  Call it
+# before the first write under OUT (out_root_for does it for a path).
+out_root() {
+	[ ! -d "$OUT" ] || return 0
+	mkdir -p -- "$(dirname -- "$OUT")" || die 1 "cannot create $(dirname -- "$OUT")"
+	# mkdir without -p: of two runs making OUT at once, exactly one marks it
+	if mkdir -- "$OUT" 2>/dev/null; then
+		printf 'The output root of stable-backport-kit, made by it: make clean (scripts/clean.sh) removes this folder.\n' \
+			>"$OUT/$KIT_OUT_MARK" || die 1 "cannot write $OUT/$KIT_OUT_MARK"
+	elif [ ! -d "$OUT" ]; then
+		die 1 "cannot create OUT=$OUT"
+	fi
+}
+# out_root_for PATH: out_root when PATH lies under OUT.
+out_root_for() {
+	case $1 in "$OUT"/*) out_root ;; esac
+}
+
 # result.json's layout version: bump when a field changes meaning.
 KIT_RESULT_SCHEMA=2
 
@@ -341,6 +367,7 @@ KIT_RESULT_SCHEMA=2
 result_update() {
 	_rf=$1; shift
 	_rd=$(dirname "$_rf")
+	out_root_for "$_rf"
 	mkdir -p "$_rd" || die 1 "cannot create $_rd"
 	(
 		flock 8 || die 1 "cannot lock $_rf.lock"

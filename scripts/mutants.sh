@@ -92,6 +92,7 @@ run_mutant() {
 	[ -n "$drop" ] || { record "$1" - - "not in the series"; return 0; }
 	kind=mutant-$(echo "$1" | tr 'A-Z' 'a-z')
 	sdir=$OUT/$BRANCH/$kind.series
+	out_root
 	rm -rf "$sdir"; mkdir -p "$sdir" || die 1 "cannot create $sdir"
 	for p in $(grep -v '^#' "$series"); do
 		case " $drop " in *" $p "*) continue ;; esac

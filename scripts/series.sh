@@ -181,6 +181,7 @@ sh "$KIT_ROOT/scripts/series-order.sh" "$work/out/series" ||
 	die 1 "the generated series for $BRANCH breaks the ordering rule"
 
 # Rename into place (or into SERIES_OUT).
+out_root_for "$dest"
 mkdir -p "$(dirname "$dest")"
 rm -rf "$dest.new"
 mv "$work/out" "$dest.new"

@@ -65,6 +65,7 @@ series_dir=${SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
 if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
 kinds=unpatched fixed= noseries=
+out_root
 mkdir -p "$OUT/$NAME"
 if planned=$(sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan"); then
 	if [ -r "$series_dir/series" ]; then

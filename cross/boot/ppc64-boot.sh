@@ -33,6 +33,7 @@ build_lock_ready	# KIT_LOCK: scripts/lib.sh
 exec 9>>"$KIT_LOCK"
 flock -n 9 || { progress "$BRANCH" wait "another kernel build is running; waiting for it"; flock 9; }
 chmod -R u+w "$top" 2>/dev/null || :
+out_root
 rm -rf "$top"; mkdir -p "$top"
 result() { echo "$1" >"$top/result.txt"; progress "$BRANCH" ppc64-boot "$1"; }
 

@@ -181,12 +181,15 @@ home_probe
 mkdir -p "$tmp/kit/out" "$tmp/cfg-out"
 cp -R Makefile scripts branches "$tmp/kit/"
 : >"$tmp/kit/out/keep"; : >"$tmp/cfg-out/made"
+# both made by the kit (make clean removes only an OUT with the kit's mark)
+: >"$tmp/kit/out/.stable-backport-kit-out"; : >"$tmp/cfg-out/.stable-backport-kit-out"
 cfg "OUT=$tmp/cfg-out"
 env -u OUT KIT_CONFIG="$tmp/config" make -s -C "$tmp/kit" clean >/dev/null 2>&1
 if [ ! -e "$tmp/cfg-out" ] && [ -e "$tmp/kit/out/keep" ]; then
 	t_ok "make clean with OUT only in the file removes the file's OUT, not ./out"
 else t_fail "make clean with OUT only in the file removes the file's OUT, not ./out"; fi
 mkdir -p "$tmp/cfg-out" "$tmp/cmd-out"
+: >"$tmp/cfg-out/.stable-backport-kit-out"; : >"$tmp/cmd-out/.stable-backport-kit-out"
 env -u OUT KIT_CONFIG="$tmp/config" make -s -C "$tmp/kit" clean OUT="$tmp/cmd-out" >/dev/null 2>&1
 [ -e "$tmp/cfg-out" ] && [ ! -e "$tmp/cmd-out" ] &&
 	t_ok "OUT on make's command line beats the file's" || t_fail "OUT on make's command line beats the file's"

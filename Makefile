@@ -55,7 +55,8 @@ help:
 	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
 	@echo '  make bench               time the matrix cold, warm, one series changed, and the'
 	@echo '                           kit against a bare make (out/bench.json; never a test)'
-	@echo '  make clean               remove $$(OUT), exactly that folder (refuses /, $$HOME, the repository)'
+	@echo '  make clean               remove $$(OUT), exactly that folder, when the kit made it (refuses'
+	@echo '                           any other folder, /, $$HOME, the repository)'
 	@echo
 	@echo 'Variables:'
 	@echo '  BRANCH=<name>    target branch: $(notdir $(basename $(wildcard branches/*.conf)))'

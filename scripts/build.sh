@@ -34,6 +34,7 @@ unpatched | patched) ;;
 esac
 BRANCH=${2:-${BRANCH:-}}
 TREE=${TREE:-}
+check_inputs NAME BRANCH
 
 if [ -n "$TREE" ]; then
 	# BRANCH= given: honoured when the tree's code matches it, whatever its

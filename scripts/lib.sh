@@ -265,21 +265,47 @@ is_plain_name() {
 	return 1
 }
 
+# The longest NAME: it names a folder in OUT, a column of the verdict
+# table, and with a suffix a pick's or a mutant's folder.  A longer one
+# (beyond the file system's 255) failed only when its folder was made,
+# after minutes of work, with exit 1.
+KIT_NAME_MAX=64
+
 # check_name WHAT VALUE: refuse (exit 2) a NAME, BRANCH ... that is not a
 # plain name, before anything is read or written with it: $OUT/<name> and
 # branches/<name>.conf must stay where they are (NAME=../../tmp/x would
 # write outside OUT; BRANCH=../../x would source any *.conf).
 check_name() {
 	is_plain_name "$2" ||
-		die 2 "$1='$2' is not a plain name; use letters, digits, '.', '_' and '-' only, starting with a letter or digit (no '/')"
+		die 2 "$1='$(printf '%s' "$2" | tr -d '\000-\037\177' | cut -c1-80)' is not a plain name; use letters, digits, '.', '_' and '-' only, starting with a letter or digit (no '/', no blank)"
+	[ ${#2} -le $KIT_NAME_MAX ] ||
+		die 2 "$1='$(printf '%.40s' "$2")...' is ${#2} characters long; use at most $KIT_NAME_MAX"
+}
+
+# check_branch VALUE: BRANCH is a plain name (load_branch then says whether
+# there is such a branch).
+check_branch() {
+	is_plain_name "$1" ||
+		die 2 "BRANCH='$(printf '%s' "$1" | tr -d '\000-\037\177' | cut -c1-80)' is not a branch name; set BRANCH=<name>, one of: $(list_branches | tr '\n' ' ')"
+}
+
+# check_inputs WHAT...: NAME and/or BRANCH as the user gave them, checked
+# first thing, before any work (a bad NAME was once found only after
+# minutes of spatch); a NAME the script derives is checked where it is.
+check_inputs() {
+	for _ci; do
+		case $_ci in
+		NAME) [ -z "${NAME:-}" ] || check_name NAME "$NAME" ;;
+		BRANCH) [ -z "${BRANCH:-}" ] || check_branch "$BRANCH" ;;
+		esac
+	done
 }
 
 # Load a branch definition into BR_* variables.
 load_branch() {
 	_name=$1
 	[ -n "$_name" ] || die 2 "no branch given; set BRANCH=<name> (one of: $(list_branches | tr '\n' ' '))"
-	is_plain_name "$_name" ||
-		die 2 "BRANCH='$_name' is not a branch name; set BRANCH=<name>, one of: $(list_branches | tr '\n' ' ')"
+	check_branch "$_name"
 	_f=$KIT_ROOT/branches/$_name.conf
 	[ -r "$_f" ] || die 2 "unknown branch '$_name'; known branches: $(list_branches | tr '\n' ' ')(add branches/$_name.conf to define it)"
 	BR_NAME= BR_VERSION= BR_SOURCE= BR_COMMIT= BR_HOST_SERIES= BR_CONFIG= \

@@ -27,6 +27,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
+# NAME reaches build.sh, which refuses a bad one only after the first
+# mutant's series is made: refused here first
+check_inputs NAME BRANCH
 load_branch "$BRANCH"
 series=$KIT_ROOT/backports/$BRANCH/series
 [ -r "$series" ] || die 2 "no security series for $BRANCH; run 'make series BRANCH=$BRANCH' first"

@@ -26,6 +26,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
+# NAME only names a TREE='s series folder: checked only then
+check_inputs BRANCH ${TREE:+NAME}
 tree_mode=
 if [ -n "${TREE:-}" ] && [ -z "${SERIES_TREE:-}" ]; then
 	tree_mode=1

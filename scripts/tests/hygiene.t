@@ -135,6 +135,23 @@ for n in . .. -rf 'a b' a/b ''; do
 done
 t_check "check_name takes v2.6.32, linux-2.6.32.y and my_tree.1" \
 	sh -c '. scripts/lib.sh; check_name N v2.6.32 && check_name N linux-2.6.32.y && check_name N my_tree.1'
+long=$(printf 'n%.0s' $(seq 1 65))
+one_line "check_name refuses a NAME of 65 characters, naming its length" "NAME='nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn...' is 65 characters long; use at most 64" \
+	sh -c '. scripts/lib.sh; check_name NAME "$1"' sh "$long"
+t_check "check_name takes a NAME of 64 characters" sh -c '. scripts/lib.sh; check_name NAME "$1"' sh "${long#n}"
+# Each script that takes NAME refuses a bad one first thing: before the
+# tree is read (TREE= does not exist here), a series or pick is made, or
+# anything is built; OUT is never made.
+for cmd in "build.sh unpatched" "verify.sh" "mutants.sh"; do
+	one_line "${cmd%% *} refuses a NAME of 65 characters at once (before TREE, source or series)" "is 65 characters long" \
+		env NAME="$long" BRANCH=v2.6.32 TREE="$tmp/nope" sh scripts/$cmd
+done
+one_line "verify.sh ARCHES=x86_64 refuses NAME='a b' before making the pick" "NAME='a b' is not a plain name" \
+	env NAME='a b' ARCHES=x86_64 sh scripts/verify.sh v2.6.32
+one_line "series.sh TREE= refuses NAME=x/y before reading the tree" "NAME='x/y' is not a plain name" \
+	env NAME=x/y TREE="$tmp/nope" sh scripts/series.sh
+one_line "make verify NAME=<65 characters>: exit 2, one line" "is 65 characters long" \
+	make -s verify BRANCH=v2.6.32 NAME="$long"
 one_line "load_branch refuses BRANCH=../../tmp/x before sourcing it" "BRANCH='../../tmp/x' is not a branch name" \
 	sh scripts/series.sh ../../tmp/x
 mkdir -p "$tmp/evil/branches"

@@ -226,9 +226,10 @@ export KIT_LOCK
 # Opened with >>, never >: a lock is never truncated, and a file of the
 # same name that is not the kit's keeps its content.  A symbolic link is
 # refused rather than followed: the lock is a plain file the kit makes.
-# (A shell cannot open without following links; the folders above are
-# the user's own, so nobody else can put one there between the check and
-# the open.)
+# (A shell cannot open without following links: between the check and
+# the open a link could still appear, but only from someone who may write
+# the folder: $XDG_RUNTIME_DIR is the user's alone, and a KIT_CACHE shared
+# on purpose is shared with users the user trusts.)
 build_lock_ready() {
 	[ ! -L "$KIT_LOCK" ] ||
 		die 2 "the build lock $KIT_LOCK is a symbolic link, which the kit does not follow; remove it (rm $KIT_LOCK), or set KIT_LOCK=<a file of your own>"

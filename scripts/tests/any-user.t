@@ -8,7 +8,6 @@
 # made).
 . ci/tap.sh
 . scripts/tests/fakekernel.sh
-root=$(pwd)
 tmp=$(mktemp -d)
 user=
 cleanup() {

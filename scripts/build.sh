@@ -244,8 +244,8 @@ mkdir -p "$tmp"
 progress "$NAME" copy "copying $src_id to a work tree"
 if [ -n "$TREE" ]; then
 	cp -a "$src/." "$tmp/src"
+	chmod -R u+w "$tmp/src"	# first: only root removes from a read-only folder
 	rm -f "$tmp/src/.kit-verified"
-	chmod -R u+w "$tmp/src"
 	sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/source.listing" ||
 		die 1 "cannot read the copy of TREE=$TREE"
 	cmp -s "$src_listing" "$tmp/source.listing" ||

@@ -494,8 +494,10 @@ copy_to() {
 	marker_listing "$export" >"$_ct/want"
 	exec 8>&-
 	[ $_ok = 1 ] || { rmtree "$_dest" "$_ct"; die 1 "the export $export changed while it was copied ($why); run again: it will be made anew"; }
-	rm -f "$_dest/.kit-verified"
+	# writable first: removing the marker needs a writable top folder,
+	# which the read-only copy has only for root
 	chmod -R u+w "$_dest"
+	rm -f "$_dest/.kit-verified"
 	listing "$_dest" >"$_ct/have" || { rmtree "$_dest" "$_ct"; die 1 "cannot read the copy $_dest"; }
 	if ! cmp -s "$_ct/want" "$_ct/have"; then
 		_w=$(describe_diff "$_ct/want" "$_ct/have")

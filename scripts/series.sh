@@ -73,8 +73,8 @@ fi
 if [ -n "$src" ]; then
 	progress "$BRANCH" series "scratch copy of $(basename "$src")"
 	cp -a "$src/." "$work/tree"
+	chmod -R u+w "$work/tree"	# first: only root removes from a read-only folder
 	rm -f "$work/tree/.kit-verified"
-	chmod -R u+w "$work/tree"
 else
 	# a checked copy of the export, made under its lock: a repair running
 	# meanwhile cannot hand us half a tree

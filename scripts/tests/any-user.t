@@ -131,6 +131,7 @@ else
 fi
 if [ -n "$why" ]; then
 	t_skip "a normal user builds after root made its lock" "$why"
+	t_skip "a normal user's fetch --copy: a writable copy without the export's marker" "$why"
 	t_skip "a normal user given root's lock: exit 2, one line" "$why"
 else
 	mkdir -p "$tmp/uhome"; chown "$user" "$tmp/uhome"
@@ -144,6 +145,13 @@ else
 		[ "$(stat -c %U "$tmp/uhome/cache/build.lock" 2>&1)" = "$user" ]; then
 		t_ok "a normal user builds after root made its lock (its own lock, in its cache)"
 	else t_fail "a normal user builds after root made its lock" "$(tail -3 "$tmp/log")"; fi
+	# fetch --copy of a read-only export as that user: the copy is made
+	# writable before its marker is removed (only root could do the reverse)
+	printf '[safe]\n\tdirectory = %s\n' "$tmp/repo" >"$tmp/uhome/.gitconfig"
+	if as_user KERNEL_GIT="$tmp/repo" sh "$kit/scripts/fetch.sh" --copy mine "$tmp/uhome/copy" >/dev/null 2>"$tmp/err" &&
+		[ -w "$tmp/uhome/copy" ] && [ ! -e "$tmp/uhome/copy/.kit-verified" ] && [ -f "$tmp/uhome/copy/f" ]; then
+		t_ok "a normal user's fetch --copy: a writable copy without the export's marker"
+	else t_fail "a normal user's fetch --copy: a writable copy without the export's marker" "$(cat "$tmp/err")"; fi
 	rc=$(as_user KIT_BUILD_CACHE=0 KIT_LOCK="$tmp/root.lock" BRANCH=fake TREE="$tmp/tree" NAME=u2 sh "$kit/scripts/build.sh" unpatched 2>"$tmp/err" >/dev/null; echo $?)
 	err=$(grep -v '^\[' "$tmp/err")
 	one_line_err "$rc" 2 "cannot open the build lock $tmp/root.lock for writing" &&

@@ -848,9 +848,10 @@ static int seen(const struct fix *f)
  * The boot's verdict: the worst of the fixes' (VULNERABLE, INCONCLUSIVE,
  * REGRESSED, SURVIVED), NOT-TESTED and UNREACHABLE fixes left out; on a
  * tie, a fix the log shows before one it does not, then the runner's
- * order.  Its signature is "<ID>: <that fix's>", or the whole boot's
- * reason when the boot was not judged at all; a SURVIVED boot names the
- * fixes it could not test and those found unreachable.  No fix got one of
+ * order.  Its signature is "<ID>: <that fix's>", then the same for every
+ * other fix with that verdict, or the whole boot's reason when the boot
+ * was not judged at all; a SURVIVED boot's then names the fixes it could
+ * not test and those found unreachable.  No fix got one of
  * the four: INCONCLUSIVE (nothing was judged).
  */
 static const char *overall(const struct scan *r, const char *end, char *sig, size_t n)
@@ -876,6 +877,11 @@ static const char *overall(const struct scan *r, const char *end, char *sig, siz
 		return "INCONCLUSIVE";
 	}
 	snprintf(sig, n, "%.31s: %.1399s", fix[w].id, fix[w].sig);
+	for (k = 0; k < nfix; k++)	/* every fix as bad as it: each one's reason */
+		if (k != w && rank(fix[k].verdict) == rank(fix[w].verdict)) {
+			l = strlen(sig);
+			snprintf(sig + l, n - l, "; %.31s: %.1399s", fix[k].id, fix[k].sig);
+		}
 	for (k = 0; k < nfix && rank(fix[w].verdict) == 3; k++) {
 		l = strlen(sig);
 		if (!strcmp(fix[k].verdict, "NOT-TESTED"))
@@ -948,7 +954,7 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL, *end = "unknown", *verdict;
 	int runs_arg = -1, i;
-	char sig[2400] = "";
+	char sig[8192] = "";
 	struct scan r;
 
 	for (i = 1; i < argc; i++) {

@@ -689,7 +689,8 @@ static int tainted(const struct fix *f, char *sig, size_t n)
 	return 0;
 }
 
-/* f has reproducer runs: its Guest: line says so, or the log shows them */
+/* f has reproducer runs: its Guest: line says so, or the log shows them
+ * ("KIT: repro start K" markers, optional, or repro: results) */
 static int has_runs(const struct fix *f)
 {
 	return (f->known && f->per_run > 0) || f->runs_started || f->repro_tests;
@@ -715,7 +716,7 @@ static int fix_unfinished(const struct scan *r, const struct fix *f, int in, int
 	else if (has_runs(f) && runs_arg >= 0 && r->runs_exp >= 0 && runs_arg != r->runs_exp)
 		snprintf(sig, n, "guest ran a different number of reproducer runs than asked (%d)", runs_arg);
 	else if (has_runs(f) && (r->runs_exp < 1 || f->repro_ok != r->runs_exp ||
-				 f->runs_started != r->runs_exp))
+				 (f->runs_started && f->runs_started != r->runs_exp)))
 		snprintf(sig, n, "reproducer completed %d of %d runs", f->repro_ok, r->runs_exp);
 	else if (f->warn)
 		snprintf(sig, n, "kernel WARNING while its tests ran");

@@ -14,6 +14,7 @@
 # unfixed kernel down by design) after every other, so that no fix's crash
 # can hide another's results.  The FIX files are data: read, never run.
 # Exit 0, 1 naming the file and line on a bad Guest: line, 2 on bad usage.
+# shellcheck disable=SC2016 # the $(...) in the make fragment is make's, written as is
 set -u
 mode=${1-} dir=${2-}
 case $mode in h | mk | list) ;; *) echo "usage: gen-fixes.sh h|mk|list FIXES" >&2; exit 2 ;; esac

@@ -66,6 +66,7 @@ fi
 
 # image: contents and reproducibility
 list=$(cpio -it <"$o/initramfs.cpio" 2>/dev/null | sort | tr '\n' ' ')
+# shellcheck disable=SC2046,SC2086 # the program names, split on purpose
 t_check "image lists /init, /dev/console, /proc, /cores and every program of its list" test "$list" = \
 	"$(printf '%s\n' bin cores dev dev/console init proc $(printf 'bin/%s\n' $progs) | sort | tr '\n' ' ')"
 t_check "image: /dev/console is char 5,1" sh -c \

@@ -149,6 +149,7 @@ t_check "mutant-g log: REGRESSED, exactly one failed test, named: the a.out leak
 # $bi their ids).
 fn=$root/testvm/fixtures/survived-3081-debian-6.1-net.log
 nn=$root/testvm/fixtures/notested-3081-no-net-v2.6.32-patched.log
+# shellcheck disable=SC2046 # two ids, split on purpose
 set -- $(field "$(head -1 "$fn")" fixes | tr ' ' '\n' | cut -d= -f1)
 a=$1 b=$2
 fixv() {

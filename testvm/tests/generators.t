@@ -139,6 +139,13 @@ else
 	t_skip "toy fixes: their programs run as the runner runs them" "the build host cannot run a 32-bit program (no IA32 emulation)"
 	t_skip "toy fixes: its plan line lost" "the build host cannot run a 32-bit program (no IA32 emulation)"
 fi
+# a fix folder taken away: the next build of the same OUT drops it from
+# the runner's list and the image (no file's time says so)
+cp -R "$tf" "$tmp/less" && make -s -C "$root/testvm" OUT="$tmp/lo" FIXES="$tmp/less" image >/dev/null 2>&1 &&
+	rm -r "$tmp/less/CVE-2099-0002" && make -s -C "$root/testvm" OUT="$tmp/lo" FIXES="$tmp/less" image >/dev/null 2>&1
+t_check "a fix folder removed: the next build drops it from fixes.h and the image" sh -c "
+	! grep -q CVE-2099-0002 '$tmp/lo/fixes.h' && grep -q CVE-2099-0001 '$tmp/lo/fixes.h' &&
+	! cpio -it <'$tmp/lo/initramfs.cpio' 2>/dev/null | grep -q toy2"
 # a bad Guest: line stops the build, naming the file
 cp -R "$tf" "$tmp/bad" && sed -i 's/^Guest: toy.c 32 /Guest: toy.c 48 /' "$tmp/bad/CVE-2099-0001/FIX"
 sh "$root/testvm/gen-fixes.sh" h "$tmp/bad" >/dev/null 2>"$tmp/err"; rc=$?

@@ -735,7 +735,7 @@ static int fix_unfinished(const struct scan *r, const struct fix *f, int in, int
 static const char *judge_fix(const struct scan *r, const struct fix *f, int runs_arg,
 			     const char *end, char *sig, size_t n)
 {
-	char crash[1100] = "", t[900], failed[1000];
+	char crash[1100] = "", t[900] = "", failed[1000];
 	int in;
 
 	if (r->crash_at >= 0) {

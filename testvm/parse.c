@@ -360,7 +360,7 @@ static void json_str(const char *s)
 
 /* What one pass over the log found for the whole boot. */
 struct scan {
-	int banners, init_at, plan, done;
+	int banners, init_at, init_v, plan, done;
 	int runs_exp, runs_started, crash_at, crash_test, cur_test;
 	int open[MAXFIX], nopen;	/* the fix blocks open (start seen, no end), innermost last */
 	enum phase ph, crash_ph;
@@ -380,6 +380,7 @@ struct fix {
 	int control_at, control_ok, control_fail;	/* its control phase, if it has one */
 	int runs_started, repro_ok, repro_tests;
 	int unreach;		/* a precond: result said # UNREACHABLE */
+	int miscount;		/* its program said it printed other than its plan */
 	char state[600], precond[300], skip_why[200], why[300], proof[300];
 	const char *verdict;
 	char sig[1400];
@@ -525,7 +526,7 @@ static int scan_marker(struct scan *r, int i, const char *s)
 
 	if (starts(s, "KIT: init ")) {
 		if (r->init_at < 0)
-			r->init_at = i;
+			r->init_at = i, r->init_v = s[10] == 'v' ? atoi(s + 11) : 0;
 		if (strstr(s, "runs="))
 			r->runs_exp = atoi(strstr(s, "runs=") + 5);
 	} else if (starts(s, "KIT: phase control start")) {
@@ -566,7 +567,13 @@ static int scan_marker(struct scan *r, int i, const char *s)
 			if (r->nopen < MAXFIX)
 				r->open[r->nopen++] = fx;
 		} else if (fx >= 0 && starts(w + 1, "end") && fix[fx].end_at < 0) {
+			const char *st = strstr(w, " status=0x");
+			unsigned long v = st ? strtoul(st + 10, NULL, 16) : 0;
+
 			fix[fx].end_at = i;
+			/* v3 on: exit 2 (kit_fix_done) is a count other than planned */
+			if (r->init_v >= 3 && st && !(v & 0x7f) && ((v >> 8) & 0xff) == 2)
+				fix[fx].miscount = 1;
 			for (k = 0; k < r->nopen && r->open[k] != fx; k++)
 				;
 			if (k < r->nopen) {	/* close it, and what it left open */
@@ -711,6 +718,8 @@ static int fix_unfinished(const struct scan *r, const struct fix *f, int in, int
 			 f->present, f->planned, r->cur_test, end);
 	else if (f->end_at < 0)
 		snprintf(sig, n, "no 'KIT: fix %.31s end' after its tests (end: %s)", f->id, end);
+	else if (f->miscount)
+		snprintf(sig, n, "its program printed a number of results other than its plan (exit 2)");
 	else if (f->precond_fail)
 		snprintf(sig, n, "a precondition failed: %s", f->precond);
 	else if (has_runs(f) && runs_arg >= 0 && r->runs_exp >= 0 && runs_arg != r->runs_exp)

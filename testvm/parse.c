@@ -745,7 +745,7 @@ static const char *judge_fix(const struct scan *r, const struct fix *f, int runs
 			     const char *end, char *sig, size_t n)
 {
 	char crash[1100] = "", t[900] = "", failed[1000];
-	int in;
+	int in, k, claimed;
 
 	if (r->crash_at >= 0) {
 		crash_signature(r->crash_at, t, sizeof(t));
@@ -760,6 +760,13 @@ static const char *judge_fix(const struct scan *r, const struct fix *f, int runs
 	if (f->planned < 0 && f->start_at < 0 && !f->present) {
 		if (r->plan < 0) {
 			snprintf(sig, n, "no TAP plan after init (end: %s)", end);
+			return "INCONCLUSIVE";
+		}
+		for (k = claimed = 0; k < nfix; k++)
+			claimed += fix[k].planned > 0 ? fix[k].planned : 0;
+		if (claimed < r->plan) {	/* results planned that no plan line claims */
+			snprintf(sig, n, "nothing of this fix in the log, and the TAP plan 1..%d holds %d results "
+				 "no 'KIT: fix' plan line claims: a plan line was lost", r->plan, r->plan - claimed);
 			return "INCONCLUSIVE";
 		}
 		snprintf(sig, n, "the guest has no tests for this fix (its runner plans none: an image from before them)");

@@ -200,6 +200,9 @@ sed '/^KIT: fix '"$b"' plan /d; /^KIT: run 10 '"$b"'/,/^KIT: fix '"$b"' end/{/^K
 t_check "its plan line lost and its program ends after 1 of 8 results: $b INCONCLUSIVE, never SURVIVED; $a after it not judged" fixv "$tmp/m.log" '
 	$b.verdict == "INCONCLUSIVE" and ($b.signature | startswith("no '"'"'KIT: fix " + $bi + " plan'"'"' line: 1 results seen"))
 	and $a.verdict == "INCONCLUSIVE" and .verdict == "INCONCLUSIVE"'
+sed '/^KIT: fix '"$b"' plan /d; /^KIT: fix '"$b"' start/,/^KIT: fix '"$b"' end/d' "$tmp/n.log" >"$tmp/m.log"
+t_check "its plan line and every line of it lost: INCONCLUSIVE (the TAP plan holds results no plan line claims), not NOT-TESTED" fixv "$tmp/m.log" '
+	$b.verdict == "INCONCLUSIVE" and ($b.signature | test("a plan line was lost")) and $a.verdict == "SURVIVED"'
 sed '/^KIT: fix '"$b"' plan /d' "$tmp/n.log" >"$tmp/m.log"
 t_check "its plan line lost, all its results there: still INCONCLUSIVE (nothing to count them against)" fixv "$tmp/m.log" '
 	$b.verdict == "INCONCLUSIVE" and ($b.signature | test("8 results seen"))'

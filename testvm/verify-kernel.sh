@@ -15,12 +15,14 @@
 #
 # boot.json: {"verdict","signature","seconds","runs","tests":{"passed",
 #   "failed","skipped"},"failed_tests":[names],"fixes":{"<CVE>":{"verdict",
-#   "signature","tests","failed_tests"}},"log","boots":[per boot],
-#   "inputs":{...}}
+#   "signature","tests","failed_tests"[,"unreachable"]}},"log","boots":
+#   [per boot],"inputs":{...}}
 #   seconds = the longest QEMU-start-to-verdict time of the boots;
 #   failed_tests = every boot's not-ok tests, each name once;
-#   fixes = each fix's verdicts of the boots merged the same way (a fix
-#   NOT-TESTED in any boot is not SURVIVED: testvm/README.md "Verdicts").
+#   fixes = each fix's verdicts of the boots merged the same way, with
+#   NOT-TESTED then UNREACHABLE between REGRESSED and SURVIVED (a fix
+#   NOT-TESTED in any boot is not SURVIVED; "unreachable" is the proof of
+#   an UNREACHABLE fix: testvm/README.md "Verdicts").
 set -u
 # numbers the C way: awk's printf "%.2f" below writes "1,28" under de_DE,
 # which jq's tonumber refuses (scripts/lib.sh sets the same for the kit)
@@ -177,7 +179,7 @@ jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" 
 	    failed_tests: (reduce (.[].failed_tests // [] | .[]) as $t ([];
 	                   if any(.[]; . == $t) then . else . + [$t] end)),
 	    log: (if $odd then $odd.log else $w.log end)
-	  };
+	  } + (if ($odd | not) and $w.verdict == "UNREACHABLE" then {unreachable: $w.unreachable} else {} end);
 	. as $all |
 	merge(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "SURVIVED"]) as $k |
 	# every fix any boot judged, in the order parse gives them
@@ -194,7 +196,7 @@ jq -s --arg ksha "$kernel_sha" --arg isha "$image_sha" --arg csha "$config_sha" 
 	          ([$all[] | (.fixes[$id] // {verdict: "INCONCLUSIVE", signature: "parse gave no verdict for this fix",
 	                                       tests: {passed: 0, failed: 0, skipped: 0}, failed_tests: []})
 	                     + {cmdline: .cmdline, log: .log}]
-	           | merge(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "NOT-TESTED", "SURVIVED"]) | del(.log))})),
+	           | merge(["VULNERABLE", "INCONCLUSIVE", "REGRESSED", "NOT-TESTED", "UNREACHABLE", "SURVIVED"]) | del(.log))})),
 	  log: $k.log,
 	  boots: map(del(.boot)),
 	  booted_at: $at, up_to_date: false,

@@ -12,7 +12,7 @@
 #   - warnings: each object's compiler warnings, unpatched vs patched
 #     (path and line numbers taken out); a new one fails the cell;
 #   - objdiff: the functions each patch changed in each object, against
-#     the expected set cross/expect/<change>.expect; an unexpected changed
+#     the expected set <fix>/cross/<change>.expect; an unexpected changed
 #     function, or an expected one unchanged, fails the cell.
 # A cell whose compiler is missing is SKIPPED ("install gcc-xxx (make
 # cross-deps)"); one the release cannot configure is SKIPPED with the
@@ -82,7 +82,15 @@ series_dir=$KIT_ROOT/backports/$BRANCH
 [ -r "$series_dir/series" ] ||
 	die 2 "no security series for $BRANCH ($series_dir/series); run 'make series BRANCH=$BRANCH' first"
 mdir=$KIT_ROOT/cross/matrix
-edir=$KIT_ROOT/cross/expect
+# the expected sets: every fix's cross/ folder (backports/fixes/README.md)
+edir=$(for _f in $(kit_fixes); do printf '%s/%s/cross:' "$(kit_fixes_dir)" "$_f"; done)
+edir=${edir%:}
+# expect_files: every expected set, for the cache key (a fix may have none)
+expect_files() {
+	for _e in $(printf '%s' "$edir" | tr ':' ' '); do
+		[ ! -d "$_e" ] || find "$_e" -name '*.expect'
+	done | LC_ALL=C sort
+}
 all_cells=$(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//')
 cells=${*:-$all_cells}
 
@@ -133,8 +141,8 @@ JOBS_X=$JOBS; [ "$JOBS_X" -gt 2 ] && JOBS_X=2
 # Patch -> change folder (by the upstream id in its Git-commit: line).
 change_of() {
 	_id=$(sed -n 's/^Git-commit: *//p' "$1" | head -1)
-	for _i in "$KIT_ROOT"/backports/changes/*/INFO; do
-		grep -q "^Upstream: $_id" "$_i" && { basename "$(dirname "$_i")"; return; }
+	for _c in $(kit_changes); do
+		[ "$(info_field "$_c" Upstream)" != "$_id" ] || { echo "$_c"; return; }
 	done
 	echo unknown
 }
@@ -223,13 +231,13 @@ xcache_key() {
 		ver cc --version; ver make --version; ver quilt --version; ver patch --version
 		ver perl -e 'print "perl $^V\n"'
 		# the change each patch is counted for (change_of)
-		for _i in "$KIT_ROOT"/backports/changes/*/INFO; do
-			printf 'change %s %s\n' "$(basename "$(dirname "$_i")")" "$(sed -n 's/^Upstream: //p' "$_i" | tr '\n' ' ')"
+		for _c in $(kit_changes); do
+			printf 'change %s %s\n' "$_c" "$(info_field "$_c" Upstream | tr '\n' ' ')"
 		done
 	} >"$_kf" &&
 		(cd "$KIT_ROOT" && sha256sum -- scripts/cross.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh \
 			cross/check-expect.sh cross/check-calls.sh cross/pin-line.h $(find cross/objdiff -type f \( -name Makefile -o -name '*.[ch]' \) | LC_ALL=C sort) \
-			cross/expect/*.expect cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
+			$(expect_files | sed "s|^$KIT_ROOT/||") cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
 			$(for _p in $X_HOST_ALL; do echo "branches/host/$_p.patch"; done)) >>"$_kf" &&
 		(cd "$series_dir" && sha256sum -- series $(grep -v '^#' series)) >>"$_kf" &&
 		_k=$(sha256sum <"$_kf") && rm -f "$_kf" && echo "${_k%% *}" && return 0

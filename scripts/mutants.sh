@@ -1,11 +1,15 @@
 #!/bin/sh
-# mutants.sh [BRANCH]: take each patch that a kit test should miss (A, C,
-# D, F, G of CVE-2010-0307, I of CVE-2010-3081), and each whole fix that
-# has more than one patch (CVE-2010-0307), out of BRANCH's series in turn,
-# build that kernel, verify it blind, and print a table: mutant -> what
-# caught its absence.  MUTANTS= names others (any change letter, or a fix:
-# a References: value of backports/changes/*/INFO); H is defence in depth,
-# the fixed kernel survives without it.
+# mutants.sh [BRANCH]: take each patch that a kit test should miss, and
+# each whole fix that has more than one patch, out of BRANCH's series in
+# turn, build that kernel, verify it blind, and print a table: mutant ->
+# what caught its absence.  The default list is derived from the fix
+# folders (backports/fixes/README.md): every change of the series except
+# those whose INFO says Untested: (no kit test can fail without them: code
+# of an architecture the guest never runs, or hardening the fixed kernel
+# survives without), then every fix with more than one change (a fix of one
+# change is that change's mutant already).  MUTANTS= names others (any
+# change letter, or a fix: a folder of backports/fixes/).
+# mutants.sh --list prints the default list and exits.
 #
 # A mutant is judged by the verdict of the fix it takes from (the guest
 # gives one per fix, testvm/README.md "Per fix"; verdicts as in "Verdicts"):
@@ -26,41 +30,41 @@
 # builds run with KIT_ALLOW_MISORDER=1; the kit's own series never do.
 set -u
 . "$(dirname "$0")/lib.sh"
+# default_mutants: the default list (above), from the fix folders
+default_mutants() {
+	for _c in $(kit_changes); do
+		[ -n "$(info_field "$_c" Untested)" ] || info_field "$_c" Letter
+	done
+	for _f in $(kit_fixes); do
+		[ "$(fix_changes "$_f" | wc -l)" -lt 2 ] || echo "$_f"
+	done
+}
+if [ "${1:-}" = --list ]; then default_mutants | paste -sd' ' -; exit 0; fi
 BRANCH=${1:-${BRANCH:-}}
 load_branch "$BRANCH"
 series=$KIT_ROOT/backports/$BRANCH/series
 [ -r "$series" ] || die 2 "no security series for $BRANCH; run 'make series BRANCH=$BRANCH' first"
 result=$OUT/$BRANCH/result.json
-letters=${MUTANTS:-"A C D F G I CVE-2010-0307"}
-changes=$KIT_ROOT/backports/changes
-# change_of <letter>: the change folder whose INFO says Letter: <letter>
-change_of() {
-	for _d in "$changes"/*/; do
-		[ "$(sed -n 's/^Letter: //p' "$_d/INFO")" = "$1" ] && { basename "$_d"; return 0; }
-	done
-	return 1
-}
+letters=${MUTANTS:-$(default_mutants | paste -sd' ' -)}
+kit_fixes=$(kit_fixes)
+# is_fix <mutant>: true when it names a whole fix (a fix folder)
+is_fix() { printf '%s\n' $kit_fixes | grep -qxF -- "$1"; }
 # members <mutant>: the changes it takes out (a letter: one; a fix: every
-# change whose References: names it)
+# change of its folder)
 members() {
-	case $1 in
-	CVE-*) grep -lE "^References:(.* )?$1( |\$)" "$changes"/*/INFO | while read -r _i; do basename "$(dirname "$_i")"; done ;;
-	*) change_of "$1" ;;
-	esac
+	if is_fix "$1"; then fix_changes "$1"; else change_of_letter "$1"; fi
 }
-# fix_of <mutant>: the fix it is judged by
-fix_of() {
-	case $1 in CVE-*) echo "$1" ;;
-	*) sed -n 's/^References: //p' "$changes/$(change_of "$1")/INFO" | cut -d' ' -f1 ;; esac
+# judged_by <mutant>: the fix it is judged by
+judged_by() {
+	if is_fix "$1"; then echo "$1"; else fix_of "$(change_of_letter "$1")"; fi
 }
 # id_of <mutant>: the upstream ids it takes out, short
 id_of() {
-	for _c in $(members "$1"); do sed -n 's/^Upstream: //p' "$changes/$_c/INFO" | cut -c1-12; done | paste -sd, -
+	for _c in $(members "$1"); do info_field "$_c" Upstream | cut -c1-12; done | paste -sd, -
 }
-kit_fixes=$(kit_fixes)
 for L in $letters; do	# a bad name stops before any build
 	[ -n "$(members "$L" 2>/dev/null)" ] ||
-		die 2 "MUTANTS names '$L', which is neither a change letter nor a fix of backports/changes/*/INFO (letters: $(sed -n 's/^Letter: //p' "$changes"/*/INFO | paste -sd' ' -))"
+		die 2 "MUTANTS names '$L', which is neither a change letter nor a fix of backports/fixes/ (letters: $(for c in $(kit_changes); do info_field "$c" Letter; done | paste -sd' ' -); fixes: $(echo $kit_fixes))"
 done
 kit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit=unknown
 rows=$(mktemp) || die 1 "cannot create a temp file"
@@ -72,7 +76,7 @@ record() {
 	printf '%s\t%s\t%s\t%s\n' "$1" "$(id_of "$1")" "$3" "$4" >>"$rows"
 	[ "$2" != - ] || return 0
 	result_update "$result" --arg L "$1" --arg p "$2" --arg v "$3" --arg c "$4" \
-		--arg dep "${5-}" --arg f "${6-}" --argjson fx "${7:-null}" --arg fix "$(fix_of "$1")" \
+		--arg dep "${5-}" --arg f "${6-}" --argjson fx "${7:-null}" --arg fix "$(judged_by "$1")" \
 		--arg at "$(date -u +%FT%TZ)" --arg kit "$kit" \
 		'.mutants[$L] = {dropped: $p, also_left_out: $dep, fix: $fix, verdict: $v, caught_by: $c,
 		   failed_tests: ($f | if . == "" then [] else split(";") end), fixes: $fx,
@@ -83,7 +87,7 @@ record() {
 run_mutant() {
 	drop=
 	for c in $(members "$1"); do
-		id=$(sed -n 's/^Upstream: //p' "$changes/$c/INFO")
+		id=$(info_field "$c" Upstream)
 		for p in $(grep -v '^#' "$series"); do
 			grep -q "^commit $id" "$KIT_ROOT/backports/$BRANCH/$p" && drop="$drop $p"
 		done
@@ -119,7 +123,7 @@ run_mutant() {
 # judge_mutant <M> <dropped> <build dir> <boot.json>: what caught it, by
 # the verdict of M's fix; every other fix must be SURVIVED
 judge_mutant() {
-	fix=$(fix_of "$1")
+	fix=$(judged_by "$1")
 	fx=$(jq -c '.fixes // {} | map_values({verdict, signature, failed_tests})' "$4") || die 1 "cannot read $4"
 	v=$(jq -r --arg f "$fix" '.fixes[$f].verdict // "none"' "$4")
 	sig=$(jq -r --arg f "$fix" '.fixes[$f].signature // .signature' "$4")
@@ -159,7 +163,7 @@ judge_mutant() {
 	# control phase failed under a one-patch mutant: then no fix's tests
 	# ran in that kernel, which the table says.  Dropping a whole fix
 	# leaves the others' code intact, and they must be SURVIVED.
-	whole=0; case $1 in CVE-*) whole=1 ;; esac
+	whole=0; is_fix "$1" && whole=1
 	if [ -n "$others" ] && [ -n "$ctl" ] && [ $whole = 0 ] && [ "$v" = INCONCLUSIVE ]; then
 		caught="$caught; other fixes not judged (no fix's tests run once the control phase failed): ${others%; }"
 	elif [ -n "$others" ]; then

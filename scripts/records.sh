@@ -1,9 +1,9 @@
 #!/bin/sh
 # records.sh: machine-readable fix records for each fix the kit carries
-# (every References: value of backports/changes/series: CVE-2010-0307,
-# CVE-2010-3081), made from the result files of one run
+# (every fix folder of backports/fixes/ that a change of the series
+# references), made from the result files of one run
 # (OUT/<branch>/result.json) and the kit's own facts
-# (scripts/records/<CVE>.json), written to $OUT/records/:
+# (backports/fixes/<CVE>/record.json), written to $OUT/records/:
 #
 #   <CVE>.osv.json   an OSV record (OSV schema 1.7.5, id x_KIT-<CVE>: "x_"
 #                    is the schema's prefix for a database OSV.dev does not
@@ -14,7 +14,7 @@
 # A branch is claimed fixed for a CVE only when its gate passed with the
 # unpatched kernel VULNERABLE and the patched one SURVIVED for that CVE
 # (.boots.<kind>.fixes.<CVE>.verdict; a result file from before per-fix
-# verdicts: the kernel's verdict, for CVE-2010-0307 only), and only for
+# verdicts: the kernel's verdict, for legacy_fix below only), and only for
 # the series that run verified (its sha256 in result.json must match the
 # series now); each record carries the patches of the changes whose
 # References: names its CVE; their patch ids come from the mails of `make
@@ -32,7 +32,7 @@
 #
 # Exit 0 written (or, --check, valid); 1 a result file cannot be read
 # (named), a claim cannot be backed (series or mbox changed since the run),
-# a fix of the series has no scripts/records/<CVE>.json, or a record is
+# a fix of the series has no backports/fixes/<CVE>/record.json, or a record is
 # not valid (the records in OUT are left as they were);
 # 2 nothing to record (no result file under OUT), or a tool is missing.
 set -eu
@@ -108,28 +108,29 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
 trap 'rmtree "$work"' EXIT
 
-# Every upstream change of the series, from backports/changes/*/INFO (its
+# Every upstream change of the series, from each fix's changes/*/INFO (its
 # header lines; References: names the fixes it belongs to) ...
-for c in $(grep -v '^#' "$KIT_ROOT/backports/changes/series"); do
-	sed '/^$/q' "$KIT_ROOT/backports/changes/$c/INFO" | jq -R -s --arg c "$c" '
+fixes_dir=$(kit_fixes_dir)
+for c in $(kit_changes); do
+	sed '/^$/q' "$(change_dir "$c")/INFO" | jq -R -s --arg c "$c" '
 	  [split("\n")[] | capture("^(?<key>[A-Za-z-]+): (?<value>.*)$")] | from_entries
 	  | {change: $c, letter: .Letter, upstream: .Upstream, subject: .Subject, mainline: .Mainline,
 	     fix: (.References // "" | split(" ") | map(select(. != "")))}'
 done | jq -s . >"$work/all-changes.json"
 # ... the fixes the kit carries: every References: value of the series
-# (one record each; a records/<CVE>.json no change references makes none) ...
+# (one record each; a record.json no change references makes none) ...
 fixes=$(jq -r '[.[].fix[]] | unique[]' "$work/all-changes.json")
-[ -n "$fixes" ] || die 1 "no change of backports/changes/series has a References: line; nothing names a fix to record"
+[ -n "$fixes" ] || die 1 "no change of backports/fixes/*/changes/ has a References: line; nothing names a fix to record"
 # ... and per fix, its changes with the role the kit gives each
-# (records/<CVE>.json).  The other fixes' patches are in the series the run
+# (backports/fixes/<CVE>/record.json).  The other fixes' patches are in the series the run
 # verified but not in this fix's records.
 for cve in $fixes; do
-	[ -r "$rec/$cve.json" ] ||
-		die 1 "backports/changes/series carries $cve (References: of $(jq -r --arg c "$cve" '[.[] | select(.fix | index($c)) | .change] | join(", ")' "$work/all-changes.json")) but scripts/records/$cve.json does not exist; write it (scripts/records/README.md says what it holds)"
-	jq --slurpfile f "$rec/$cve.json" --arg cve "$cve" \
+	[ -r "$fixes_dir/$cve/record.json" ] ||
+		die 1 "the series carries $cve (References: of $(jq -r --arg c "$cve" '[.[] | select(.fix | index($c)) | .change] | join(", ")' "$work/all-changes.json")) but backports/fixes/$cve/record.json does not exist; write it (scripts/records/README.md says what it holds)"
+	jq --slurpfile f "$fixes_dir/$cve/record.json" --arg cve "$cve" \
 		'map(select(.fix | index($f[0].cve)) | del(.fix) + $f[0].roles[.letter])
 		 | if $f[0].cve == $cve and length > 0 and all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
-		  error("a change without a 40-hex Upstream: line or a role in scripts/records/\($cve).json, or its cve is not \($cve)") end' \
+		  error("a change without a 40-hex Upstream: line or a role in backports/fixes/\($cve)/record.json, or its cve is not \($cve)") end' \
 		"$work/all-changes.json" >"$work/changes.$cve.json"
 done
 
@@ -230,7 +231,7 @@ for b in $found; do
 	  else "backports/" + $b end' "$r")
 	jq -e -s --slurpfile a "$work/all-changes.json" 'map(.upstream) - ($a[0] | map(.upstream)) | length == 0' \
 		"$work/patches.$b" >/dev/null ||
-		die 1 "[$b] a patch of the series names an upstream commit none of backports/changes/*/INFO has"
+		die 1 "[$b] a patch of the series names an upstream commit none of backports/fixes/*/changes/*/INFO has"
 	for cve in $fixes; do
 		st=$(cat "$work/status.$b.$cve")
 		# the series only where this fix is claimed
@@ -265,7 +266,7 @@ now=$(date -u +%FT%TZ)
 # Per fix: its OSV record and its cip-kernel-sec issue, both checked.
 for cve in $fixes; do
 	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
-	jq -n --arg kit "$KIT_NAME" --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
@@ -287,7 +288,7 @@ for cve in $fixes; do
 	       upstream_changes: $ch}}' >"$work/$cve.osv.json"
 
 	# The cip-kernel-sec issue, first as the JSON it must parse to.
-	jq -n --arg kit "$KIT_NAME" --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | def sh: .[0:12];

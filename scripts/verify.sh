@@ -101,7 +101,7 @@ must() {
 	if [ -n "$fixed" ] || [ "$1" != unpatched ]; then echo SURVIVED; else echo VULNERABLE; fi
 }
 # Each fix is held on its own too (boots.<kind>.fixes.<CVE>.verdict): a fix
-# is one References: value of backports/changes/*/INFO.  The tree misses a
+# is one folder of backports/fixes/ (kit_fixes).  The tree misses a
 # fix when it misses one of that fix's changes (plan.json); its unpatched
 # kernel must show that fix VULNERABLE, and every other fix, the patched
 # kernel's and an already-fixed tree's every fix SURVIVED.  NOT-TESTED

@@ -139,12 +139,13 @@ mkstep noexp Z-none base.o good.o
 sh "$root/cross/check-expect.sh" noexp v2.6.32 c fs/loader.o exp >ne.txt 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q 'no expected set' ne.txt && t_ok "a change without an expected set fails" || t_fail "missing .expect" "$(cat ne.txt)"
 
-# Every change of the series has an expected set.
+# Every change of every fix has an expected set in its fix's cross/ folder.
 miss=
-for c in $(grep -v '^#' "$root/backports/changes/series"); do
-	[ -r "$root/cross/expect/$c.expect" ] || miss="$miss $c"
+for c in $(KIT_ROOT=$root sh -c '. "$KIT_ROOT/scripts/lib.sh" && kit_changes'); do
+	f=$(KIT_ROOT=$root sh -c '. "$KIT_ROOT/scripts/lib.sh" && fix_of "$1"' - "$c")
+	[ -r "$root/backports/fixes/$f/cross/$c.expect" ] || miss="$miss $c"
 done
-[ -z "$miss" ] && t_ok "cross/expect has a set for every change in backports/changes/series" || t_fail "expected sets missing:$miss"
+[ -z "$miss" ] && t_ok "every change of backports/fixes/*/changes/ has its <fix>/cross/<change>.expect" || t_fail "expected sets missing:$miss"
 
 # The same normalisation on every cross compiler that is installed: big
 # endian, REL and RELA, labels kept in the symbol table (hppa .LC, mips $LC),

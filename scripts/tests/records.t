@@ -58,7 +58,7 @@ else t_fail "the YAML parses" "$(tail -2 "$t/err")"; fi
 # The patch ids are those of the committed series, computed here apart:
 # the patches of the changes whose INFO says References: CVE-2010-0307
 # (A-H; I, CVE-2010-3081, is in the series but not in this record).
-ids0307=$(grep -l '^References: CVE-2010-0307$' backports/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
+ids0307=$(grep -l '^References: CVE-2010-0307$' backports/fixes/*/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
 want=$(for p in $(grep -v '^#' backports/v2.6.32/series); do
 	u=$(sed -n 's/^Git-commit: //p' "backports/v2.6.32/$p")
 	printf '%s\n' "$ids0307" | grep -qx "$u" && git patch-id --stable <"backports/v2.6.32/$p" | cut -d' ' -f1
@@ -221,22 +221,24 @@ run
 	t_fail "3081 already in the tree" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
 
 # Which fixes get records is the series' References: lines, in a copy of
-# the kit (the committed tree is never edited).
+# the kit (the committed tree is never edited): a fix folder with a
+# record.json but no change makes none.
 k=$t/kit; mkdir -p "$k"; cp -r scripts backports branches "$k/"
 jq '.cve = "CVE-2099-0001" | .osv_id = "x_KIT-CVE-2099-0001" | .roles = {"Z": {role: "fix", note: "none"}}' \
-	scripts/records/CVE-2010-3081.json >"$k/scripts/records/CVE-2099-0001.json"
+	backports/fixes/CVE-2010-3081/record.json >"$t/r" && mkdir -p "$k/backports/fixes/CVE-2099-0001" &&
+	mv "$t/r" "$k/backports/fixes/CVE-2099-0001/record.json"
 rm -rf "$t/out/records"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
 [ $rc -eq 0 ] && [ "$(cd "$t/out/records" && ls | tr '\n' ' ')" = "CVE-2010-0307.osv.json CVE-2010-0307.yml CVE-2010-3081.osv.json CVE-2010-3081.yml " ] &&
-	t_ok "a scripts/records/<CVE>.json no change of the series references makes no record" ||
+	t_ok "a <fix>/record.json no change of the series references makes no record" ||
 	t_fail "no record without a change" "rc=$rc" "$out" "$(ls "$t/out/records" 2>&1)"
 keep_all() { for f in "$t"/out/records/*; do cp "$f" "$f.before"; done; }
 keep_all
-rm "$k/scripts/records/CVE-2010-3081.json"
+rm "$k/backports/fixes/CVE-2010-3081/record.json"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
 unchanged=1; for f in "$t"/out/records/*.before; do cmp -s "$f" "${f%.before}" || unchanged=; done
-[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'carries CVE-2010-3081 (References: of I-compat-alloc-user-space) but scripts/records/CVE-2010-3081.json does not exist' &&
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'carries CVE-2010-3081 (References: of I-compat-alloc-user-space) but backports/fixes/CVE-2010-3081/record.json does not exist' &&
 	[ -n "$unchanged" ] &&
-	t_ok "a fix of the series without its records/<CVE>.json: exit 1, named, the records unchanged" ||
+	t_ok "a fix of the series without its <fix>/record.json: exit 1, named, the records unchanged" ||
 	t_fail "fix without facts refused" "rc=$rc" "$out"
 t_done

@@ -19,9 +19,8 @@ mkdir -p "$k/scripts" "$k/branches" "$k/backports" "$k/testvm" || exit 1
 cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$k/scripts/" &&
 	cp "$root/branches/v2.6.32.conf" "$k/branches/" &&
 	cp -R "$root/backports/v2.6.32" "$k/backports/" &&
-	mkdir -p "$k/backports/changes" &&
-	grep -v '^I-' "$root/backports/changes/series" >"$k/backports/changes/series" &&
-	for c in "$root"/backports/changes/[A-H]-*/; do cp -R "$c" "$k/backports/changes/" || exit 1; done ||
+	mkdir -p "$k/backports/fixes" &&
+	cp -R "$root/backports/fixes/CVE-2010-0307" "$k/backports/fixes/" ||
 	{ t_fail "copy the kit"; t_done; exit 1; }
 # the first cases: a kit of one fix (A-H, CVE-2010-0307; its series without I), as the old logs are
 cat >"$k/scripts/build.sh" <<'B'
@@ -85,7 +84,7 @@ FAKE_BUILD_RC=1 MUTANTS="A" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o5" 2>"$tm
 t_check "a kernel that does not build without the patch: BUILD FAILED in the table" grep -q '^A .*BUILD FAILED' "$tmp/o5"
 
 # Two fixes: I (CVE-2010-3081) is in the kit and in the series.
-cp -R "$root"/backports/changes/I-*/ "$k/backports/changes/" && cp "$root/backports/changes/series" "$k/backports/changes/" &&
+cp -R "$root/backports/fixes/CVE-2010-3081" "$k/backports/fixes/" &&
 	(cd "$k" && git add -A &&
 	git -c user.name=t -c user.email=t@t commit -qm I) || { t_fail "add I to the kit copy"; t_done; exit 1; }
 export MUTANT_LOG_cve_2010_0307="$fx/survived-3081-v2.6.32-net-0307-unfixed.log" \

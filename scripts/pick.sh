@@ -42,20 +42,28 @@ set -eu
 need_cmd git jq
 
 # change_map: "<upstream id>\t<letter>\t<subject>\t<arches>\t<change>"
-# for every change of every fix, read once.
-change_map=$(for _c in $(kit_changes); do
-	printf '%s\t%s\t%s\t%s\t%s\n' "$(info_field "$_c" Upstream | head -1)" "$(info_field "$_c" Letter | head -1)" \
-		"$(info_field "$_c" Subject | head -1)" "$(info_field "$_c" Arches | head -1)" "$_c"
-done)
-# change_by_letter <letter>: its change folder's name
-change_by_letter() { printf '%s\n' "$change_map" | awk -F'\t' -v l="$1" '$2 == l { print $5; exit }'; }
-# field <letter> <Key>: the values of an INFO key of the change
-field() { _fc=$(change_by_letter "$1"); [ -z "$_fc" ] || info_field "$_fc" "$2"; }
+# for every change of every fix, and each change's pick keys as R_<key>_<letter>
+# variables: both read once, since a table asks for them per patch and set.
+change_map=
+for _c in $(kit_changes); do
+	_d=$(change_dir "$_c")/INFO
+	_l=$(header_field "$_d" Letter | head -1)
+	case $_l in '' | *[!A-Z]*) die 2 "$_c: its INFO's Letter: '$_l' is not capital letters" ;; esac
+	change_map="$change_map$(header_field "$_d" Upstream | head -1)	$_l	$(header_field "$_d" Subject | head -1)	$(header_field "$_d" Arches | head -1)	$_c
+"
+	eval "R_serves_$_l=\$(header_field \"\$_d\" Serves | tr '\\n' ' ')"
+	eval "R_hardening_$_l=\$(header_field \"\$_d\" Hardening | head -1)"
+	eval "R_why_$_l=\$(header_field \"\$_d\" Pick-why | head -1)"
+	eval "R_tests_$_l=\$(header_field \"\$_d\" Pick-test)"
+	eval "R_untested_$_l=\$(header_field \"\$_d\" Untested | head -1)"
+done
+# field <letter> <serves|hardening|why|tests|untested>: that key of the change
+field() { case $1 in '' | *[!A-Z]*) return 0 ;; esac; eval "printf '%s' \"\${R_$2_$1-}\""; }
 
 # Which changes a pick carries: the rule of docs/picks.md, from INFO.
 needs() { # needs <letter> <list> <hardening>: 0 in, 1 out, 2 no rule
-	[ -n "$(field "$1" Serves)" ] || [ -n "$(arches_of "$1")" ] || return 2
-	[ "$3" = 1 ] || [ "$(field "$1" Hardening)" != yes ] || return 1
+	[ -n "$(field "$1" serves)" ] || [ -n "$(arches_of "$1")" ] || return 2
+	[ "$3" = 1 ] || [ "$(field "$1" hardening)" != yes ] || return 1
 	[ -n "$(serves "$1" "$2")" ]
 }
 # arches_of <letter>: the Arches: line of the change's INFO, as the kit
@@ -70,7 +78,7 @@ arches_of() {
 }
 # serves <letter> <list>: the architectures of the list the patch is in for.
 serves() {
-	_sr=$(field "$1" Serves | tr '\n' ' ')
+	_sr=$(field "$1" serves)
 	case " $_sr " in *" all "*) echo "$2"; return 0 ;; esac
 	[ -n "$_sr" ] || _sr=$(arches_of "$1")
 	_sv=
@@ -80,9 +88,9 @@ serves() {
 # why <letter>: our words.  tests <letter>: the kit's tests built to catch
 # its absence, one per line.  untested <letter>: why no kit test can fail
 # without it.
-why() { field "$1" Pick-why | head -1; }
-tests() { field "$1" Pick-test; }
-untested() { field "$1" Untested | head -1; }
+why() { field "$1" why; }
+tests() { field "$1" tests; echo; }
+untested() { field "$1" untested; }
 
 # branch_facts <branch> <file>: what the pick needs to know of each patch
 # of the branch's full series, whatever the architectures, as TSV lines:
@@ -122,9 +130,9 @@ pick_lines() {
 		[ $in -ne 2 ] || die 1 "$d is change $a, which has no pick rule: give its INFO a Serves: line (or an Arches: line; backports/README.md)"
 		if [ $in -eq 0 ]; then
 			printf 'P\tin\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$b" "$c" "$d" "$(serves "$a" "$2")" \
-				"$(why "$a")" "$(tests "$a" | tr '\n' '\037')" "$(untested "$a")" "$(field "$a" Hardening | head -1)"
+				"$(why "$a")" "$(tests "$a" | tr '\n' '\037')" "$(untested "$a")" "$(field "$a" hardening)"
 		else
-			if [ "$3" != 1 ] && [ "$(field "$a" Hardening)" = yes ]; then
+			if [ "$3" != 1 ] && [ "$(field "$a" hardening)" = yes ]; then
 				because="HARDENING=0: the hardening is left out"
 			else
 				because="serves $(serves "$a" "$KIT_ARCHES"), which ARCHES does not name"
@@ -265,8 +273,8 @@ case ${1:-} in
 	exit 0 ;;
 --rules)
 	for L in $(printf '%s\n' "$change_map" | cut -f2); do
-		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$L" "$(serves "$L" "$KIT_ARCHES")" "$(field "$L" Hardening | head -1)" \
-			"$(why "$L")" "$(tests "$L" | paste -sd';' -)" "$(untested "$L")"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$L" "$(serves "$L" "$KIT_ARCHES")" "$(field "$L" hardening)" \
+			"$(why "$L")" "$(tests "$L" | sed '/^$/d' | paste -sd';' -)" "$(untested "$L")"
 	done
 	exit 0 ;;
 -*) die 2 "unknown option '$1'; use pick.sh [BRANCH] (ARCHES=, HARDENING=), pick.sh --table [--write] or pick.sh --rules" ;;

@@ -48,11 +48,13 @@ if ! why=$(sh "$KIT_ROOT/scripts/order-rule.sh" $ids 2>&1); then
 	die 2 "the tree carries $(echo $present | tr ' ' ',') but not $(echo $missing | tr ' ' ','): ${why#order-rule: }; the kit stops without touching anything"
 fi
 [ -r "$series_dir/series" ] || die 2 "no security series for $BRANCH; run 'make series BRANCH=$BRANCH'"
+# "<upstream id> <change>" of every change, read once
+idmap=$(for c in $(kit_changes); do echo "$(info_field "$c" Upstream | head -1) $c"; done)
 out=$dir/series.d
 rm -rf "$out"; mkdir -p "$out"
 for p in $(grep -v '^#' "$series_dir/series"); do
 	id=$(sed -n 's/^commit \([0-9a-f]\{40\}\) upstream\.$/\1/p' "$series_dir/$p" | head -1)
-	c=$(for c in $(kit_changes); do [ "$(info_field "$c" Upstream)" != "$id" ] || echo "$c"; done | head -1)
+	c=$(printf '%s\n' "$idmap" | awk -v id="$id" '$1 == id { print $2; exit }')
 	if printf '%s\n' $present | grep -qx "$c"; then
 		progress "$BRANCH" plan "skip $p: $c is already in the tree"
 	else

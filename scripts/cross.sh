@@ -85,12 +85,14 @@ mdir=$KIT_ROOT/cross/matrix
 # the expected sets: every fix's cross/ folder (backports/fixes/README.md)
 edir=$(for _f in $(kit_fixes); do printf '%s/%s/cross:' "$(kit_fixes_dir)" "$_f"; done)
 edir=${edir%:}
-# expect_files: every expected set, for the cache key (a fix may have none)
+# expect_files: every expected set and calls file, for the cache key (a
+# fix may have none); calls_files: the fixes' calls files (check-calls.sh)
 expect_files() {
 	for _e in $(printf '%s' "$edir" | tr ':' ' '); do
-		[ ! -d "$_e" ] || find "$_e" -name '*.expect'
+		[ ! -d "$_e" ] || find "$_e" \( -name '*.expect' -o -name calls \)
 	done | LC_ALL=C sort
 }
+calls_files=$(expect_files | grep '/calls$' | tr '\n' ' ')
 all_cells=$(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//')
 cells=${*:-$all_cells}
 
@@ -488,9 +490,10 @@ cell_judge() {
 		if [ -s "$pd/obj/$o.repro" ]; then ostat=failed why="${why:+$why; }not reproducible: $(head -1 "$pd/obj/$o.repro")"; fi
 		bad=$(grep "^FAIL $o " "$cdir/expect.txt" | head -1 | cut -d' ' -f3-)
 		[ -z "$bad" ] || { ostat=failed; why="${why:+$why; }$bad"; }
-		# whatever objdiff says: a patched loader that does not call
-		# setup_new_exec, or an exec.o without it, is the bug itself
-		calls=$(sh "$KIT_ROOT/cross/check-calls.sh" "$NM_X" "$pd/obj/$o" 2>&1) || { ostat=failed; why="${why:+$why; }$calls"; }
+		# whatever objdiff says: what a fix's cross/calls says must hold of
+		# the patched object (a loader must call setup_new_exec, say)
+		# shellcheck disable=SC2086
+		calls=$(sh "$KIT_ROOT/cross/check-calls.sh" "$NM_X" "$pd/obj/$o" $calls_files 2>&1) || { ostat=failed; why="${why:+$why; }$calls"; }
 		changed=$(for s in "$cdir"/steps/*; do
 			if [ -s "$s/$o.diff" ]; then
 				printf '%s: %s; ' "$(cut -c1 "$s/change")" "$(cut -d' ' -f2 "$s/$o.diff" | tr '\n' ' ' | sed 's/ $//')"

@@ -155,8 +155,9 @@ render() {
 		echo
 		echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
 		echo "means no new warning, the functions each patch changed (objdiff) are"
-		echo "exactly backports/fixes/<fix>/cross/<change>.expect, and every patched loader calls"
-		echo "setup_new_exec (cross/check-calls.sh).  A cell marked 'cross cache' was"
+		echo "exactly backports/fixes/<fix>/cross/<change>.expect, and every patched object"
+		echo "defines or calls what its fixes' cross/calls name (cross/check-calls.sh)."
+		echo "A cell marked 'cross cache' was"
 		echo "served from KIT_CACHE/cross under a key naming all its inputs; its"
 		echo "figures are those of the run that measured it (docs/design.md)."
 		echo

@@ -135,8 +135,9 @@ for cve in $fixes; do
 done
 
 # Result files made before the guest judged each fix apart (no .fixes in
-# a boot) judged CVE-2010-0307 alone: the kernel's verdict is its verdict.
-legacy_fix=CVE-2010-0307
+# a boot) judged one fix alone, the one whose FIX says Legacy-results: yes
+# (backports/fixes/README.md): the kernel's verdict is its verdict.
+legacy_fix=$(for f in $(kit_fixes); do [ "$(fix_field "$f" Legacy-results)" != yes ] || echo "$f"; done | head -1)
 
 # status <result> <fix>: what the run says of the branch for that fix.
 # Where the gate holds each fix apart (gate.kernels.<kind>.fixes, every
@@ -148,7 +149,7 @@ legacy_fix=CVE-2010-0307
 # the gate did not hold the unpatched one (VERIFY_KINDS=, or its verdict
 # was not what it must be); "not tested": the patched kernel has no
 # verdict for the fix, or NOT-TESTED.  An older result file (one verdict
-# per kernel, CVE-2010-0307's) needs the whole gate passed.
+# per kernel, legacy_fix's) needs the whole gate passed.
 status() {
 	jq -r --arg c "$2" --arg legacy "$legacy_fix" '
 	  def v(k): if .gate.kernels[k] == null then null

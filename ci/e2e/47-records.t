@@ -24,7 +24,7 @@ out=$(sh scripts/records.sh 2>&1); rc=$?
 cves=$(for i in backports/fixes/*/changes/*/INFO; do sed -n '/^$/q; s/^References: //p' "$i"; done |
 	tr ' ' '\n' | sed '/^$/d' | sort -u)
 # the fix a result file from before per-fix verdicts judged (records.sh)
-legacy=$(sed -n 's/^legacy_fix=//p' scripts/records.sh)
+legacy=$(for f in backports/fixes/*/FIX; do sed -n '/^$/q; /^Legacy-results: yes$/p' "$f" | grep -q . && basename "$(dirname "$f")"; done | head -1)
 for cve in $cves; do
 osv=$OUT/records/$cve.osv.json yml=$OUT/records/$cve.yml
 # shellcheck disable=SC2086

@@ -12,17 +12,19 @@
  *    "tests": {"planned", "passed", "failed", "skipped"},
  *    "failed_tests": ["<name of each not-ok test>", ...],
  *    "fixes": {"<CVE id>": {"verdict", "signature", "tests": {...},
- *                           "failed_tests": [...]}, ...}}
+ *                           "failed_tests": [...][, "unreachable"]}, ...}}
+ * ("unreachable": the proof a precond: test gave, on an UNREACHABLE fix).
  * The top-level tests and failed_tests are the whole boot's, each fix's
  * its own; the top-level verdict is the worst of the fixes' (overall()).
  * Exit 0 when the log was read (whatever the verdict), 2 on bad usage or
  * an unreadable file, 1 when memory runs out.
  *
  * The verdicts (VULNERABLE, REGRESSED, INCONCLUSIVE, SURVIVED, and per fix
- * NOT-TESTED) are defined once, in testvm/README.md, "## Verdicts";
- * judge() (CVE-2010-0307: init's own tests) and judge_fix() (every other
- * fix: guest/fixes.h) below are that definition in code, keyed on init's
- * markers (guest/init.c) and never on a single kernel function name.
+ * NOT-TESTED and UNREACHABLE) are defined once, in testvm/README.md,
+ * "## Verdicts"; judge_fix() below is that definition in code, the same
+ * for every fix (no fix is special), keyed on the runner's and the fix
+ * programs' markers (guest/init.c, guest/kit.h) and never on a single
+ * kernel function name.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -30,19 +32,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXT 256
-#define MAXFIX 8
+#define MAXT 1024
+#define MAXFIX 32
 
 /*
- * The fixes the kit tests.  The first is judged on init's own tests (their
- * names carry no fix); every other one on the tests named "<ID> <class>:
- * ..." of its guest program, listed once, in guest/fixes.h, which the
- * guest's init runs from.  A fix listed there gets a verdict from every
- * log (NOT-TESTED where the guest had no tests for it); one the log names
- * and the list does not is judged all the same.
+ * The fixes the guest tests, in the runner's order: fixes.h, generated
+ * from backports/fixes/<ID>/FIX by testvm/gen-fixes.sh.  A fix listed
+ * there gets a verdict from every log (NOT-TESTED where the image had no
+ * tests for it); one the log names and the list does not is judged all
+ * the same, on the same rules.
  */
-#define FIRST_FIX "CVE-2010-0307"
-#include "guest/fixes.h"
+#include "fixes.h"
 
 /* An input that cannot be read is bad input: one line, exit 2. */
 static void unreadable(const char *path, const char *what)
@@ -132,7 +132,7 @@ static void symbolise(char *out, size_t n)
 }
 
 struct tap {
-	int seen, ok, skip, fix;	/* fix: its index in fix[], 0 the first */
+	int seen, ok, skip, fix;	/* fix: its index in fix[] */
 	char name[200];
 	char diag[200];
 };
@@ -229,6 +229,8 @@ static int parse_tap(const char *s, int *num, int *ok, int *skip, char *name, si
 		p++;
 	h = strstr(p, " # SKIP");
 	*skip = *ok && h;
+	if (!h)
+		h = strstr(p, " # UNREACHABLE");	/* a directive, not the name */
 	snprintf(name, nsz, "%.*s", (int)(h ? (size_t)(h - p) : strlen(p)), p);
 	return 1;
 }
@@ -356,28 +358,30 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-/* What one pass over the log found.  The counts and checks are the
- * first fix's (init's own tests); plan is the whole TAP plan, base_plan
- * the first fix's part of it. */
+/* What one pass over the log found for the whole boot. */
 struct scan {
-	int banners, init_at, control_ok, control_fail, plan, base_plan, cve_at, done;
-	int runs_started, runs_exp, crash_at, crash_test, cur_test, warn_after_init;
-	int passed, failed, skipped, present, repro_ok;
-	int precond_fail, state_fail, state_pass, state_total;
-	int open_fix;	/* the fix whose tests are running (its start seen, no end), 0 none */
+	int banners, init_at, init_v, plan, done;
+	int runs_exp, runs_started, crash_at, crash_test, cur_test;
+	int open[MAXFIX], nopen;	/* the fix blocks open (start seen, no end), innermost last */
 	enum phase ph, crash_ph;
-	char state[600], why[300], run_name[200], crash_name[200];
+	char run_name[200], crash_name[200];
 };
 
-/* A fix other than the first: its part of the log (guest/fixes.h).  fix[0]
- * holds only the first fix's name and verdict. */
+/* One fix's part of the log: the results named "<ID> ...", and what
+ * happened between its "KIT: fix <ID> start" and "end". */
 struct fix {
 	char id[32];
+	int known, per_run;	/* listed in fixes.h; its results per reproducer run */
 	int planned;		/* "KIT: fix <ID> plan N"; -1: none */
-	int start_at, end_at;	/* lines of "KIT: fix <ID> start" / "end"; -1: none */
+	int start_at, end_at;	/* lines of its start / end markers; -1: none */
+	int last_at;		/* line of its last result; -1: none */
 	int present, passed, failed, skipped;
 	int precond_fail, precond_ok_at, state_total, state_pass, state_fail, cleanup_fail, warn;
-	char state[600], precond[300], skip_why[200];
+	int control_at, control_ok, control_fail;	/* its control phase, if it has one */
+	int runs_started, repro_ok, repro_tests;
+	int unreach;		/* a precond: result said # UNREACHABLE */
+	int miscount;		/* its program said it printed other than its plan */
+	char state[600], precond[300], skip_why[200], why[300], proof[300];
 	const char *verdict;
 	char sig[1400];
 };
@@ -393,31 +397,39 @@ static int fix_index(const char *id, size_t len)
 	for (k = 0; k < nfix; k++)
 		if (strlen(fix[k].id) == len && !strncmp(fix[k].id, id, len))
 			return k;
-	if (nfix == MAXFIX || len >= sizeof(fix[0].id))
+	if (nfix == MAXFIX || !len || len >= sizeof(fix[0].id))
 		return -1;
 	memset(&fix[nfix], 0, sizeof(fix[nfix]));
 	memcpy(fix[nfix].id, id, len);
-	fix[nfix].planned = fix[nfix].start_at = fix[nfix].end_at = fix[nfix].precond_ok_at = -1;
+	fix[nfix].planned = fix[nfix].start_at = fix[nfix].end_at = fix[nfix].last_at = -1;
+	fix[nfix].precond_ok_at = fix[nfix].control_at = fix[nfix].control_fail = -1;
 	return nfix++;
 }
 
-/* The fix a test belongs to: "CVE-YYYY-N <rest>" names it, else the first
- * fix.  *rest: the name without the fix, which starts with the class. */
-static int fix_of(const char *name, const char **rest)
+/* the innermost fix block open at this point of the log, -1 none */
+static int open_fix(const struct scan *r)
+{
+	return r->nopen ? r->open[r->nopen - 1] : -1;
+}
+
+/* The fix a test belongs to: "CVE-YYYY-N <rest>" names it; a name without
+ * one is the open fix's (a program that forgot its prefix is still held to
+ * its results).  *rest: the name from the class on.  -1: nobody's. */
+static int fix_of(const struct scan *r, const char *name, const char **rest)
 {
 	const char *p = name + 4;
 
 	*rest = name;
 	if (!starts(name, "CVE-") || !isdigit((unsigned char)*p))
-		return 0;
+		return open_fix(r);
 	while (isdigit((unsigned char)*p))
 		p++;
 	if (*p++ != '-' || !isdigit((unsigned char)*p))
-		return 0;
+		return open_fix(r);
 	while (isdigit((unsigned char)*p))
 		p++;
 	if (*p != ' ')
-		return 0;
+		return open_fix(r);
 	*rest = p + 1;
 	return fix_index(name, (size_t)(p - name));
 }
@@ -429,12 +441,27 @@ static void append(char *buf, size_t n, const char *name, const char *diag)
 	snprintf(buf + l, n - l, "%s%s (%s)", l ? "; " : "", name, diag);
 }
 
-/* One result of a fix other than the first, at log line i. */
+/* the text after a " # <directive>" of log line s, blanks trimmed */
+static void directive_text(const char *s, const char *dir, char *out, size_t n)
+{
+	const char *p = strstr(s, dir);
+	size_t l;
+
+	*out = 0;
+	if (!p)
+		return;
+	for (p += strlen(dir); *p == ' '; p++)
+		;
+	snprintf(out, n, "%s", p);
+	for (l = strlen(out); l && out[l - 1] == ' '; l--)
+		out[l - 1] = 0;
+}
+
+/* One result of fix f at log line i; cls: its name from the class on. */
 static void scan_fix_tap(struct fix *f, int i, const struct tap *t, const char *cls)
 {
-	const char *why;
-
 	f->present++;
+	f->last_at = i;
 	if (!t->ok)
 		f->failed++;
 	else if (t->skip)
@@ -447,6 +474,11 @@ static void scan_fix_tap(struct fix *f, int i, const struct tap *t, const char *
 			append(f->precond, sizeof(f->precond), cls + 9, t->diag);
 		} else if (!t->skip) {
 			f->precond_ok_at = i;
+			if (strstr(lines[i], " # UNREACHABLE")) {
+				f->unreach = 1;
+				if (!f->proof[0])
+					directive_text(lines[i], " # UNREACHABLE", f->proof, sizeof(f->proof));
+			}
 		}
 	} else if (starts(cls, "cve-state:")) {
 		f->state_total++;
@@ -455,11 +487,13 @@ static void scan_fix_tap(struct fix *f, int i, const struct tap *t, const char *
 			append(f->state, sizeof(f->state), cls + 11, t->diag);
 		} else if (!t->skip) {
 			f->state_pass++;
-		} else if (!f->skip_why[0] && (why = strstr(lines[i], " # SKIP")) != NULL) {
-			for (why += 7; *why == ' '; why++)
-				;
-			snprintf(f->skip_why, sizeof(f->skip_why), "%s", why);
+		} else if (!f->skip_why[0]) {
+			directive_text(lines[i], " # SKIP", f->skip_why, sizeof(f->skip_why));
 		}
+	} else if (starts(cls, "repro:")) {
+		f->repro_tests++;
+		if (t->ok && !t->skip)
+			f->repro_ok++;
 	} else if (starts(cls, "cleanup:") && !t->ok) {
 		f->cleanup_fail++;
 	}
@@ -475,63 +509,44 @@ static void scan_tap(struct scan *r, int i, int num, int ok, int skip, const cha
 		return;	/* out of plan or repeated: ignore */
 	t = &tap[num];
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	fx = fix_of(t->name, &name);	/* name: from the class on */
+	fx = fix_of(r, t->name, &name);	/* name: from the class on */
 	if (fx < 0)
-		return;	/* more fixes than MAXFIX: not judged */
+		return;	/* nobody's, or more fixes than MAXFIX: not judged */
 	t->seen = 1, t->ok = ok, t->skip = skip, t->fix = fx;
 	if (i + 1 < nlines && starts(lines[i + 1], "# "))
 		snprintf(t->diag, sizeof(t->diag), "%s", lines[i + 1] + 2);
 	r->cur_test = num;
-	if (fx) {
-		scan_fix_tap(&fix[fx], i, t, name);
-		return;
-	}
-	r->present++;
-	if (!ok)
-		r->failed++;
-	else if (skip)
-		r->skipped++;
-	else
-		r->passed++;
-	if (starts(name, "cve-state:")) {
-		r->state_total++;
-		if (ok && !skip)
-			r->state_pass++;
-		if (!ok) {
-			size_t l = strlen(r->state);
-
-			r->state_fail++;
-			snprintf(r->state + l, sizeof(r->state) - l, "%s%s (%s)",
-				 l ? "; " : "", name + 11, t->diag);
-		}
-	}
-	if (starts(name, "precond:") && !ok)
-		r->precond_fail++;
-	if (starts(name, "repro:") && ok && !skip)
-		r->repro_ok++;
+	scan_fix_tap(&fix[fx], i, t, name);
 }
 
-/* init's markers: 1 when line s was one of them */
+/* the runner's and the fix programs' markers: 1 when line s was one */
 static int scan_marker(struct scan *r, int i, const char *s)
 {
+	int o = open_fix(r);
+
 	if (starts(s, "KIT: init ")) {
 		if (r->init_at < 0)
-			r->init_at = i;
+			r->init_at = i, r->init_v = s[10] == 'v' ? atoi(s + 11) : 0;
 		if (strstr(s, "runs="))
 			r->runs_exp = atoi(strstr(s, "runs=") + 5);
 	} else if (starts(s, "KIT: phase control start")) {
 		r->ph = P_CONTROL;
+		if (o >= 0 && fix[o].control_at < 0)
+			fix[o].control_at = i;
 	} else if (starts(s, "KIT: phase control ok")) {
-		r->control_ok = 1;
 		r->ph = P_SUITE;
+		if (o >= 0)
+			fix[o].control_ok = 1;
 	} else if (starts(s, "KIT: phase control FAIL")) {
-		r->control_fail = i;
+		if (o >= 0)
+			fix[o].control_fail = i;
 	} else if (starts(s, "KIT: cve start")) {
-		r->cve_at = i;
 		r->ph = P_CVE;
 	} else if (starts(s, "KIT: repro start ")) {
 		r->runs_started++;
 		r->ph = P_REPRO;
+		if (o >= 0)
+			fix[o].runs_started++;
 	} else if (starts(s, "KIT: run ")) {
 		const char *nm = strchr(s + 9, ' ');
 
@@ -543,17 +558,31 @@ static int scan_marker(struct scan *r, int i, const char *s)
 	} else if (starts(s, "KIT: fix ")) {
 		/* "KIT: fix <ID> plan N" / "start" / "end status=0x..." */
 		const char *id = s + 9, *w = strchr(id, ' ');
-		int fx = w ? fix_index(id, (size_t)(w - id)) : -1;
+		int fx = w ? fix_index(id, (size_t)(w - id)) : -1, k;
 
-		if (fx > 0 && starts(w + 1, "plan "))
+		if (fx >= 0 && starts(w + 1, "plan ") && fix[fx].planned < 0)
 			fix[fx].planned = atoi(w + 6);
-		else if (fx > 0 && starts(w + 1, "start") && fix[fx].start_at < 0)
-			fix[fx].start_at = i, r->open_fix = fx;
-		else if (fx > 0 && starts(w + 1, "end") && fix[fx].end_at < 0)
-			fix[fx].end_at = i, r->open_fix = 0;
+		else if (fx >= 0 && starts(w + 1, "start") && fix[fx].start_at < 0) {
+			fix[fx].start_at = i;
+			if (r->nopen < MAXFIX)
+				r->open[r->nopen++] = fx;
+		} else if (fx >= 0 && starts(w + 1, "end") && fix[fx].end_at < 0) {
+			const char *st = strstr(w, " status=0x");
+			unsigned long v = st ? strtoul(st + 10, NULL, 16) : 0;
+
+			fix[fx].end_at = i;
+			/* v3 on: exit 2 (kit_fix_done) is a count other than planned */
+			if (r->init_v >= 3 && st && !(v & 0x7f) && ((v >> 8) & 0xff) == 2)
+				fix[fx].miscount = 1;
+			for (k = 0; k < r->nopen && r->open[k] != fx; k++)
+				;
+			if (k < r->nopen) {	/* close it, and what it left open */
+				r->nopen = k;
+			}
+		}
 	} else {
-		if (starts(s, "KIT: control reason: ") && !r->why[0])
-			snprintf(r->why, sizeof(r->why), "%s", s + 21);
+		if (starts(s, "KIT: control reason: ") && o >= 0 && !fix[o].why[0])
+			snprintf(fix[o].why, sizeof(fix[o].why), "%s", s + 21);
 		return 0;
 	}
 	return 1;
@@ -561,14 +590,16 @@ static int scan_marker(struct scan *r, int i, const char *s)
 
 static void scan_log(struct scan *r)
 {
-	int i;
-	size_t k;
+	int i, k;
 
 	memset(r, 0, sizeof(*r));
-	r->init_at = r->control_fail = r->plan = r->cve_at = r->runs_exp = r->crash_at = -1;
-	fix_index(FIRST_FIX, strlen(FIRST_FIX));
-	for (k = 0; k < (size_t)KIT_NFIXES; k++)
-		fix_index(kit_fixes[k].id, strlen(kit_fixes[k].id));
+	r->init_at = r->plan = r->runs_exp = r->crash_at = -1;
+	for (k = 0; k < KIT_NFIXES; k++) {
+		int fx = fix_index(kit_fixes[k].id, strlen(kit_fixes[k].id));
+
+		if (fx >= 0)
+			fix[fx].known = 1, fix[fx].per_run = kit_fixes[k].per_run;
+	}
 	for (i = 0; i < nlines; i++) {
 		const char *s = lines[i];
 		int num, ok, skip;
@@ -585,23 +616,20 @@ static void scan_log(struct scan *r)
 			r->crash_test = r->cur_test;
 			snprintf(r->crash_name, sizeof(r->crash_name), "%s", r->run_name);
 		}
-		if (r->init_at >= 0 && is_warning(s)) {
-			r->warn_after_init = 1;
-			fix[r->open_fix].warn = 1;	/* fix[0]'s is not read */
-		}
+		if (r->init_at >= 0 && is_warning(s))
+			for (k = 0; k < r->nopen; k++)
+				fix[r->open[k]].warn = 1;
 		if (scan_marker(r, i, s))
 			continue;
-		if (r->control_ok && r->plan < 0 && starts(s, "1..")) {
+		if (r->init_at >= 0 && r->plan < 0 && starts(s, "1..")) {
 			r->plan = atoi(s + 3);
+			if (r->ph < P_SUITE)
+				r->ph = P_SUITE;
 			continue;
 		}
 		if (r->plan > 0 && parse_tap(s, &num, &ok, &skip, name, sizeof(name)))
 			scan_tap(r, i, num, ok, skip, name);
 	}
-	r->base_plan = r->plan;	/* the other fixes' results are theirs */
-	for (i = 1; i < nfix; i++)
-		if (r->plan >= 0 && fix[i].planned > 0)
-			r->base_plan -= fix[i].planned;
 }
 
 /* "test N (name); ..." for every not-ok test of fix fx, in plan order */
@@ -618,23 +646,8 @@ static void failed_list(int fx, char *out, size_t n)
 		}
 }
 
-/* The crash's signature, naming the regression test that was running. */
-static void crash_sig_of(const struct scan *r, char *sig, size_t n)
-{
-	char t[900];	/* room left in the caller's 1100 for the test's name */
-
-	crash_signature(r->crash_at, t, sizeof(t));
-	/* the last regression test (a.out whose text cannot be mapped) BUGs
-	 * in exit_mmap on 2.6.26-2.6.28 without 318f6b228ba8, after the CVE
-	 * phase: say which test brought the kernel down */
-	if (starts(r->crash_name, "regress:"))
-		snprintf(sig, n, "crashed in test %d (%.120s): %s", r->crash_test, r->crash_name, t);
-	else
-		snprintf(sig, n, "%s", t);
-}
-
-/* Why the run is not judged at all (INCONCLUSIVE), or 0 when it ran to
- * the end: everything SURVIVED and REGRESSED share. */
+/* Why the boot as a whole is not judged (INCONCLUSIVE for every fix), or
+ * 0: no boot, a second banner, no init. */
 static int incomplete(const struct scan *r, const char *end,
 		      const char *crash, char *sig, size_t n)
 {
@@ -646,72 +659,36 @@ static int incomplete(const struct scan *r, const char *end,
 		snprintf(sig, n, "kernel crashed before init: %s", crash);
 	else if (r->init_at < 0)
 		snprintf(sig, n, "init never started (end: %s)", end);
-	else if (!r->control_ok && r->crash_at >= 0)
-		snprintf(sig, n, "oops in the control phase: %s", crash);
-	else if (!r->control_ok && r->control_fail >= 0)
-		snprintf(sig, n, "control phase failed: %s", r->why);
-	else if (!r->control_ok)
-		snprintf(sig, n, "control phase did not finish (end: %s)", end);
-	else
-		return 0;
-	return 1;
-}
-
-/* The rest of INCONCLUSIVE, once the control phase passed and nothing
- * made the kernel VULNERABLE. */
-static int unfinished(const struct scan *r, int runs_arg, const char *end,
-		      const char *crash, char *sig, size_t n)
-{
-	if (r->crash_at >= 0)
-		snprintf(sig, n, "oops before the reproducer (test %d, %s phase): %s",
-			 r->crash_test, phase_name[r->crash_ph], crash);
-	else if (r->plan < 0)
-		snprintf(sig, n, "no TAP plan after the control phase (end: %s)", end);
-	else if (r->present < r->base_plan)
-		snprintf(sig, n, "truncated TAP stream: %d of %d results (last test started: %d; end: %s)",
-			 r->present, r->base_plan, r->cur_test, end);
-	else if (!r->done)
-		snprintf(sig, n, "no 'KIT: done' after the TAP stream (end: %s)", end);
-	else if (r->precond_fail)
-		snprintf(sig, n, "a precondition failed: the failed exec did not happen as designed");
-	else if (runs_arg >= 0 && r->runs_exp >= 0 && runs_arg != r->runs_exp)
-		snprintf(sig, n, "guest ran a different number of reproducer runs than asked (%d)", runs_arg);
-	else if (r->runs_exp < 1 || r->repro_ok != r->runs_exp || r->runs_started != r->runs_exp)
-		snprintf(sig, n, "reproducer completed %d of %d runs", r->repro_ok, r->runs_exp);
-	else if (r->state_total == 0)
-		snprintf(sig, n, "no state checks ran");
-	else if (r->state_pass != r->state_total)
-		snprintf(sig, n, "%d of %d state checks skipped", r->state_total - r->state_pass,
-			 r->state_total);
-	else if (r->warn_after_init)
-		snprintf(sig, n, "kernel WARNING while the suite ran");
 	else
 		return 0;
 	return 1;
 }
 
 /*
- * A fix whose program ended before line `before` without all its results
- * printed, or with its cleanup: check not ok, left the kernel in a state
- * nobody knows (CVE-2010-3081's reproducer writes into the kernel's zero
- * page on an unfixed kernel, and puts it back): the tests after it are not
- * judged.  1 with the reason in sig, else 0.
+ * Another fix whose program ended before fix f's last result with its
+ * cleanup: check not ok, fewer results than it planned, or no plan to
+ * count them against, left the kernel in a state nobody knows (a
+ * reproducer that writes kernel memory on an unfixed kernel puts it back
+ * and checks so): f's tests after it are not judged.  1 with the reason.
  */
-static int tainted(int before, char *sig, size_t n)
+static int tainted(const struct fix *f, char *sig, size_t n)
 {
-	int k;
+	int k, upto = f->last_at >= 0 ? f->last_at : f->end_at >= 0 ? f->end_at : nlines;
 
-	for (k = 1; k < nfix; k++) {
-		const struct fix *f = &fix[k];
+	for (k = 0; k < nfix; k++) {
+		const struct fix *g = &fix[k];
 
-		if (f->end_at < 0 || f->end_at > before)
+		if (g == f || g->end_at < 0 || g->end_at > upto)
 			continue;
-		if (f->cleanup_fail)
-			snprintf(sig, n, "%s's tests did not put the kernel back (its cleanup check failed): "
-				 "the tests after them are not judged", f->id);
-		else if (f->planned > 0 && f->present < f->planned)
-			snprintf(sig, n, "%s's program ended after %d of its %d results: "
-				 "the tests after it are not judged", f->id, f->present, f->planned);
+		if (g->cleanup_fail)
+			snprintf(sig, n, "%.31s's tests did not put the kernel back (its cleanup check failed): "
+				 "the tests after them are not judged", g->id);
+		else if (g->planned > 0 && g->present < g->planned)
+			snprintf(sig, n, "%.31s's program ended after %d of its %d results: "
+				 "the tests after it are not judged", g->id, g->present, g->planned);
+		else if (g->planned < 0)
+			snprintf(sig, n, "%.31s's program ran without a plan line (its results cannot be "
+				 "counted): the tests after it are not judged", g->id);
 		else
 			continue;
 		return 1;
@@ -719,55 +696,37 @@ static int tainted(int before, char *sig, size_t n)
 	return 0;
 }
 
-/* The verdict of the first fix (CVE-2010-0307, init's own tests), by the
- * definition in testvm/README.md ("## Verdicts"). */
-static const char *judge(const struct scan *r, int runs_arg, const char *end, char *sig, size_t n)
+/* f has reproducer runs: its Guest: line says so, or the log shows them
+ * ("KIT: repro start K" markers, optional, or repro: results) */
+static int has_runs(const struct fix *f)
 {
-	char crash[1100] = "", failed[1000];
-
-	if (r->crash_at >= 0)
-		crash_sig_of(r, crash, sizeof(crash));
-	if (incomplete(r, end, crash, sig, n) || tainted(nlines, sig, n))
-		return "INCONCLUSIVE";
-	if (r->cve_at >= 0 && !r->precond_fail && r->state_fail) {
-		if (r->crash_at > r->cve_at)
-			snprintf(sig, n, "%s; state checks failed: %s", crash, r->state);
-		else
-			snprintf(sig, n, "state checks failed: %s", r->state);
-		return "VULNERABLE";
-	}
-	if (r->crash_at >= 0 && r->cve_at >= 0 && r->crash_at > r->cve_at && !r->precond_fail) {
-		snprintf(sig, n, "%s", crash);
-		return "VULNERABLE";
-	}
-	if (unfinished(r, runs_arg, end, crash, sig, n))
-		return "INCONCLUSIVE";
-	/* the CVE is fixed, but the fix broke something the suite tests */
-	if (r->failed) {
-		failed_list(0, failed, sizeof(failed));
-		snprintf(sig, n, "regression tests failed: %s; no oops; %d runs dumped an ELF32 core",
-			 failed, r->repro_ok);
-		return "REGRESSED";
-	}
-	snprintf(sig, n, "no oops; %d runs dumped an ELF32 core; %d state checks passed; %d of %d tests passed, %d skipped",
-		 r->repro_ok, r->state_pass, r->passed, r->base_plan, r->skipped);
-	return "SURVIVED";
+	return (f->known && f->per_run > 0) || f->runs_started || f->repro_tests;
 }
 
 /* The rest of a fix's INCONCLUSIVE, once nothing made it VULNERABLE; in:
  * the kernel crashed while its tests ran. */
-static int fix_unfinished(const struct scan *r, const struct fix *f, int in, const char *end,
-			  const char *crash, char *sig, size_t n)
+static int fix_unfinished(const struct scan *r, const struct fix *f, int in, int runs_arg,
+			  const char *end, const char *crash, char *sig, size_t n)
 {
 	if (in)
-		snprintf(sig, n, "oops in this fix's tests before its reproducer (test %d): %s",
-			 r->crash_test, crash);
+		snprintf(sig, n, "oops before the reproducer (test %d, %s phase): %s",
+			 r->crash_test, phase_name[r->crash_ph], crash);
+	else if (r->plan < 0)
+		snprintf(sig, n, "no TAP plan after init (end: %s)", end);
+	else if (f->present < f->planned)
+		snprintf(sig, n, "truncated TAP stream: %d of %d results (last test started: %d; end: %s)",
+			 f->present, f->planned, r->cur_test, end);
+	else if (f->end_at < 0)
+		snprintf(sig, n, "no 'KIT: fix %.31s end' after its tests (end: %s)", f->id, end);
+	else if (f->miscount)
+		snprintf(sig, n, "its program printed a number of results other than its plan (exit 2)");
 	else if (f->precond_fail)
 		snprintf(sig, n, "a precondition failed: %s", f->precond);
-	else if (f->planned > 0 && f->present < f->planned)
-		snprintf(sig, n, "truncated: %d of %d results (end: %s)", f->present, f->planned, end);
-	else if (f->end_at < 0)
-		snprintf(sig, n, "no 'KIT: fix %s end' after its tests (end: %s)", f->id, end);
+	else if (has_runs(f) && runs_arg >= 0 && r->runs_exp >= 0 && runs_arg != r->runs_exp)
+		snprintf(sig, n, "guest ran a different number of reproducer runs than asked (%d)", runs_arg);
+	else if (has_runs(f) && (r->runs_exp < 1 || f->repro_ok != r->runs_exp ||
+				 (f->runs_started && f->runs_started != r->runs_exp)))
+		snprintf(sig, n, "reproducer completed %d of %d runs", f->repro_ok, r->runs_exp);
 	else if (f->warn)
 		snprintf(sig, n, "kernel WARNING while its tests ran");
 	else if (f->cleanup_fail)
@@ -778,28 +737,56 @@ static int fix_unfinished(const struct scan *r, const struct fix *f, int in, con
 }
 
 /*
- * The verdict of a fix other than the first, on its own tests (guest/fixes.h),
- * by the definition in testvm/README.md ("## Verdicts").  The whole boot's
- * checks come first (no boot, a second banner, control phase); a crash or
- * an end of the log after its tests ended is another fix's business.
+ * The verdict of one fix, on its own tests, by the definition in
+ * testvm/README.md ("## Verdicts"); the same for every fix.  A crash or an
+ * end of the log after its tests ended is another fix's business.
  */
-static const char *judge_fix(const struct scan *r, const struct fix *f, const char *end,
-			     char *sig, size_t n)
+static const char *judge_fix(const struct scan *r, const struct fix *f, int runs_arg,
+			     const char *end, char *sig, size_t n)
 {
-	char crash[1100] = "", failed[1000];
-	int in;
+	char crash[1100] = "", t[900] = "", failed[1000];
+	int in, k, claimed;
 
-	if (r->crash_at >= 0)
-		crash_sig_of(r, crash, sizeof(crash));
+	if (r->crash_at >= 0) {
+		crash_signature(r->crash_at, t, sizeof(t));
+		if (r->crash_test > 0 && r->crash_name[0])
+			snprintf(crash, sizeof(crash), "crashed in test %d (%.120s): %s",
+				 r->crash_test, r->crash_name, t);
+		else
+			snprintf(crash, sizeof(crash), "%s", t);
+	}
 	if (incomplete(r, end, crash, sig, n))
 		return "INCONCLUSIVE";
 	if (f->planned < 0 && f->start_at < 0 && !f->present) {
 		if (r->plan < 0) {
-			snprintf(sig, n, "no TAP plan after the control phase (end: %s)", end);
+			snprintf(sig, n, "no TAP plan after init (end: %s)", end);
 			return "INCONCLUSIVE";
 		}
-		snprintf(sig, n, "the guest has no tests for this fix (its init plans none: an image from before them)");
+		for (k = claimed = 0; k < nfix; k++)
+			claimed += fix[k].planned > 0 ? fix[k].planned : 0;
+		if (claimed < r->plan) {	/* results planned that no plan line claims */
+			snprintf(sig, n, "nothing of this fix in the log, and the TAP plan 1..%d holds %d results "
+				 "no 'KIT: fix' plan line claims: a plan line was lost", r->plan, r->plan - claimed);
+			return "INCONCLUSIVE";
+		}
+		snprintf(sig, n, "the guest has no tests for this fix (its runner plans none: an image from before them)");
 		return "NOT-TESTED";
+	}
+	/* its control phase (plain programs that must work on any kernel):
+	 * a failure or crash there is the kernel's or the build's */
+	if (f->control_at >= 0 && !f->control_ok) {
+		if (r->crash_at > f->control_at)
+			snprintf(sig, n, "oops in the control phase: %s", t);
+		else if (f->control_fail >= 0)
+			snprintf(sig, n, "control phase failed: %s", f->why);
+		else
+			snprintf(sig, n, "control phase did not finish (end: %s)", end);
+		return "INCONCLUSIVE";
+	}
+	if (f->planned < 0) {	/* its results cannot be counted: never SURVIVED */
+		snprintf(sig, n, "no 'KIT: fix %.31s plan' line: %d results seen, how many it owed is unknown",
+			 f->id, f->present);
+		return "INCONCLUSIVE";
 	}
 	if (f->start_at < 0) {
 		if (r->crash_at >= 0)
@@ -808,7 +795,7 @@ static const char *judge_fix(const struct scan *r, const struct fix *f, const ch
 			snprintf(sig, n, "this fix's tests never started (end: %s)", end);
 		return "INCONCLUSIVE";
 	}
-	if (tainted(f->start_at, sig, n))
+	if (tainted(f, sig, n))
 		return "INCONCLUSIVE";
 	in = r->crash_at > f->start_at && (f->end_at < 0 || r->crash_at < f->end_at);
 	if (f->state_fail && !f->precond_fail) {
@@ -819,17 +806,25 @@ static const char *judge_fix(const struct scan *r, const struct fix *f, const ch
 		return "VULNERABLE";
 	}
 	if (in && !f->precond_fail && f->precond_ok_at >= 0 && r->crash_at > f->precond_ok_at) {
-		snprintf(sig, n, "crashed in test %d (%.120s): %s", r->crash_test, r->crash_name, crash);
+		snprintf(sig, n, "%s", crash);
 		return "VULNERABLE";
 	}
-	if (fix_unfinished(r, f, in, end, crash, sig, n))
+	if (fix_unfinished(r, f, in, runs_arg, end, t, sig, n))
 		return "INCONCLUSIVE";
 	if (f->failed) {
 		failed_list((int)(f - fix), failed, sizeof(failed));
 		snprintf(sig, n, "regression tests failed: %s%s%s", failed,
-			 f->state_pass != f->state_total ? "; its reproducer did not run: " : "",
-			 f->state_pass != f->state_total ? f->skip_why : "");
+			 f->state_pass != f->state_total && !f->unreach ? "; its reproducer did not run: " : "",
+			 f->state_pass != f->state_total && !f->unreach ? f->skip_why : "");
 		return "REGRESSED";
+	}
+	if (f->unreach) {	/* the route to the flaw is closed on this kernel */
+		if (!f->proof[0]) {
+			snprintf(sig, n, "its precondition said UNREACHABLE without a proof");
+			return "NOT-TESTED";
+		}
+		snprintf(sig, n, "flaw present, not reachable: %s", f->proof);
+		return "UNREACHABLE";
 	}
 	if (!f->state_total) {
 		snprintf(sig, n, "no state checks ran");
@@ -839,13 +834,16 @@ static const char *judge_fix(const struct scan *r, const struct fix *f, const ch
 		snprintf(sig, n, "%s", f->skip_why[0] ? f->skip_why : "its state checks were skipped");
 		return "NOT-TESTED";
 	}
-	snprintf(sig, n, "no oops; %d state checks passed; %d of %d tests passed, %d skipped",
+	snprintf(sig, n, "no oops; ");
+	if (has_runs(f))
+		snprintf(sig + strlen(sig), n - strlen(sig), "%d reproducer runs passed; ", f->repro_ok);
+	snprintf(sig + strlen(sig), n - strlen(sig), "%d state checks passed; %d of %d tests passed, %d skipped",
 		 f->state_pass, f->passed, f->planned, f->skipped);
 	return "SURVIVED";
 }
 
-/* worst first; NOT-TESTED (a fix the kernel has no path for) counts for
- * nothing in the boot's verdict */
+/* worst first; NOT-TESTED and UNREACHABLE (no verdict on the fix's code
+ * itself) count for nothing in the boot's verdict */
 static int rank(const char *v)
 {
 	static const char *const order[] = { "VULNERABLE", "INCONCLUSIVE", "REGRESSED", "SURVIVED" };
@@ -857,29 +855,57 @@ static int rank(const char *v)
 	return 4;
 }
 
+/* a fix the log shows (its markers or results) */
+static int seen(const struct fix *f)
+{
+	return f->start_at >= 0 || f->planned >= 0 || f->present;
+}
+
 /*
  * The boot's verdict: the worst of the fixes' (VULNERABLE, INCONCLUSIVE,
- * REGRESSED, SURVIVED), NOT-TESTED fixes left out; the first fix is never
- * NOT-TESTED.  Its signature is that fix's, named when it is not the first
- * one; a SURVIVED boot names the fixes it could not test.
+ * REGRESSED, SURVIVED), NOT-TESTED and UNREACHABLE fixes left out; on a
+ * tie, a fix the log shows before one it does not, then the runner's
+ * order.  Its signature is "<ID>: <that fix's>", then the same for every
+ * other fix with that verdict, or the whole boot's reason when the boot
+ * was not judged at all; a SURVIVED boot's then names the fixes it could
+ * not test and those found unreachable.  No fix got one of
+ * the four: INCONCLUSIVE (nothing was judged).
  */
-static const char *overall(char *sig, size_t n)
+static const char *overall(const struct scan *r, const char *end, char *sig, size_t n)
 {
-	int k, w = 0;
+	int k, w = -1;
 	size_t l;
 
-	for (k = 1; k < nfix; k++)
-		if (rank(fix[k].verdict) < rank(fix[w].verdict))
-			w = k;
-	if (w)
-		snprintf(sig, n, "%s: %s", fix[w].id, fix[w].sig);
-	else
+	if (incomplete(r, end, "", sig, n) && nfix) {
 		snprintf(sig, n, "%s", fix[0].sig);
-	for (k = 1; k < nfix && rank(fix[w].verdict) == 3; k++)
-		if (rank(fix[k].verdict) == 4) {
+		return "INCONCLUSIVE";
+	}
+	for (k = 0; k < nfix; k++)
+		if (rank(fix[k].verdict) < 4 &&
+		    (w < 0 || rank(fix[k].verdict) < rank(fix[w].verdict) ||
+		     (rank(fix[k].verdict) == rank(fix[w].verdict) && seen(&fix[k]) && !seen(&fix[w]))))
+			w = k;
+	if (w < 0) {
+		snprintf(sig, n, "no fix judged");
+		for (k = 0; k < nfix; k++) {
 			l = strlen(sig);
-			snprintf(sig + l, n - l, "; not tested: %s (%s)", fix[k].id, fix[k].sig);
+			snprintf(sig + l, n - l, "%s %.31s %s (%.1399s)", k ? ";" : ":", fix[k].id, fix[k].verdict, fix[k].sig);
 		}
+		return "INCONCLUSIVE";
+	}
+	snprintf(sig, n, "%.31s: %.1399s", fix[w].id, fix[w].sig);
+	for (k = 0; k < nfix; k++)	/* every fix as bad as it: each one's reason */
+		if (k != w && rank(fix[k].verdict) == rank(fix[w].verdict)) {
+			l = strlen(sig);
+			snprintf(sig + l, n - l, "; %.31s: %.1399s", fix[k].id, fix[k].sig);
+		}
+	for (k = 0; k < nfix && rank(fix[w].verdict) == 3; k++) {
+		l = strlen(sig);
+		if (!strcmp(fix[k].verdict, "NOT-TESTED"))
+			snprintf(sig + l, n - l, "; not tested: %.31s (%.1399s)", fix[k].id, fix[k].sig);
+		else if (!strcmp(fix[k].verdict, "UNREACHABLE"))
+			snprintf(sig + l, n - l, "; unreachable: %.31s (%.299s)", fix[k].id, fix[k].proof);
+	}
 	return fix[w].verdict;
 }
 
@@ -901,9 +927,9 @@ static void json_tests(int fx, int planned, int passed, int failed, int skipped)
 
 static void print_json(const struct scan *r, const char *verdict, const char *sig)
 {
-	int k, p = r->passed, f = r->failed, s = r->skipped;
+	int k, p = 0, f = 0, s = 0;
 
-	for (k = 1; k < nfix; k++)
+	for (k = 0; k < nfix; k++)
 		p += fix[k].passed, f += fix[k].failed, s += fix[k].skipped;
 	printf("{\"verdict\":");
 	json_str(verdict);
@@ -925,10 +951,11 @@ static void print_json(const struct scan *r, const char *verdict, const char *si
 		printf(",\"signature\":");
 		json_str(x->sig);
 		putchar(',');
-		if (k)
-			json_tests(k, x->planned, x->passed, x->failed, x->skipped);
-		else
-			json_tests(0, r->base_plan, r->passed, r->failed, r->skipped);
+		json_tests(k, x->planned, x->passed, x->failed, x->skipped);
+		if (!strcmp(x->verdict, "UNREACHABLE")) {
+			printf(",\"unreachable\":");
+			json_str(x->proof);
+		}
 		putchar('}');
 	}
 	printf("}}\n");
@@ -944,7 +971,7 @@ int main(int argc, char **argv)
 {
 	const char *path = NULL, *end = "unknown", *verdict;
 	int runs_arg = -1, i;
-	char sig[2400] = "";
+	char sig[8192] = "";
 	struct scan r;
 
 	for (i = 1; i < argc; i++) {
@@ -963,10 +990,9 @@ int main(int argc, char **argv)
 		usage();
 	read_log(path);
 	scan_log(&r);
-	fix[0].verdict = judge(&r, runs_arg, end, fix[0].sig, sizeof(fix[0].sig));
-	for (i = 1; i < nfix; i++)
-		fix[i].verdict = judge_fix(&r, &fix[i], end, fix[i].sig, sizeof(fix[i].sig));
-	verdict = overall(sig, sizeof(sig));
+	for (i = 0; i < nfix; i++)
+		fix[i].verdict = judge_fix(&r, &fix[i], runs_arg, end, fix[i].sig, sizeof(fix[i].sig));
+	verdict = overall(&r, end, sig, sizeof(sig));
 	print_json(&r, verdict, sig);
 	return 0;
 }

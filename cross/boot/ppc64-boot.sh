@@ -2,7 +2,7 @@
 # ppc64-boot.sh [BRANCH]: issue 5's stretch.  Build the patched BRANCH
 # (default v2.6.32) as a whole ppc64 pSeries kernel with Debian's
 # powerpc64-linux-gnu-gcc-12, build a freestanding guest with the same
-# compiler (cross/boot/guest/ppc-init.c as PID 1; testvm/guest/probe.c and
+# compiler (cross/boot/guest/ppc-init.c as PID 1; backports/fixes/CVE-2010-0307/guest/probe.c and
 # victim.c as 64- and 32-bit powerpc programs), boot it under
 # qemu-system-ppc64 -M pseries (SLOF firmware, hvc console) and run the
 # 32/64-bit exec tests there.  result.txt says how far it got:
@@ -29,9 +29,11 @@ series_dir=$KIT_ROOT/backports/$BRANCH
 # the source first: an unreachable one leaves the last run's output as it was
 sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH" >/dev/null || exit $?
 top=$OUT/$BRANCH/ppc64-boot
-exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
+build_lock_ready	# KIT_LOCK: scripts/lib.sh
+exec 9>>"$KIT_LOCK"
 flock -n 9 || { progress "$BRANCH" wait "another kernel build is running; waiting for it"; flock 9; }
 chmod -R u+w "$top" 2>/dev/null || :
+out_root
 rm -rf "$top"; mkdir -p "$top"
 result() { echo "$1" >"$top/result.txt"; progress "$BRANCH" ppc64-boot "$1"; }
 
@@ -74,10 +76,10 @@ G="-O2 -Wall -Wextra -Werror -std=gnu11 -ffreestanding -fno-builtin -fno-stack-p
 V="-fPIE -pie -Wl,--dynamic-linker=/nonexistent/ld.so -Wl,-z,norelro"
 gcc_ppc() { powerpc64-linux-gnu-gcc-12 $G "$@"; }
 if ! { gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/init" "$KIT_ROOT/cross/boot/guest/ppc-init.c" &&
-	gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/probe64" "$KIT_ROOT/testvm/guest/probe.c" &&
-	gcc_ppc -m32 -static -fno-pie -no-pie -o "$g/probe32" "$KIT_ROOT/testvm/guest/probe.c" "$KIT_ROOT/cross/boot/guest/lshrdi3.c" &&
-	gcc_ppc -m64 $V -o "$g/victim64" "$KIT_ROOT/testvm/guest/victim.c" &&
-	gcc_ppc -m32 $V -o "$g/victim32" "$KIT_ROOT/testvm/guest/victim.c"; } >"$top/guest.log" 2>&1; then
+	gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/probe64" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/probe.c" &&
+	gcc_ppc -m32 -static -fno-pie -no-pie -o "$g/probe32" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/probe.c" "$KIT_ROOT/cross/boot/guest/lshrdi3.c" &&
+	gcc_ppc -m64 $V -o "$g/victim64" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/victim.c" &&
+	gcc_ppc -m32 $V -o "$g/victim32" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/victim.c"; } >"$top/guest.log" 2>&1; then
 	result "build: guest: $(grep -m1 'error' "$top/guest.log" || tail -1 "$top/guest.log")"
 	exit 1
 fi

@@ -19,9 +19,9 @@ V=$(sed -n 's/^V="\(.*\)"$/\1/p' "$root/cross/boot/ppc64-boot.sh")
 b() { out=$1; shift; $cc $G "$@" -o "$t/$out" 2>"$t/$out.err" || { t_fail "build $out" "$(head -3 "$t/$out.err")"; return 1; }; }
 hdr() { powerpc64-linux-gnu-readelf -h "$t/$1" | sed -n "s/^ *$2: *//p"; }
 if b init -m64 -static -fno-pie -no-pie "$root/cross/boot/guest/ppc-init.c" &&
-	b probe64 -m64 -static -fno-pie -no-pie "$root/testvm/guest/probe.c" &&
-	b probe32 -m32 -static -fno-pie -no-pie "$root/testvm/guest/probe.c" "$root/cross/boot/guest/lshrdi3.c" &&
-	b victim64 -m64 $V "$root/testvm/guest/victim.c" && b victim32 -m32 $V "$root/testvm/guest/victim.c"; then
+	b probe64 -m64 -static -fno-pie -no-pie "$root/backports/fixes/CVE-2010-0307/guest/probe.c" &&
+	b probe32 -m32 -static -fno-pie -no-pie "$root/backports/fixes/CVE-2010-0307/guest/probe.c" "$root/cross/boot/guest/lshrdi3.c" &&
+	b victim64 -m64 $V "$root/backports/fixes/CVE-2010-0307/guest/victim.c" && b victim32 -m32 $V "$root/backports/fixes/CVE-2010-0307/guest/victim.c"; then
 	t_ok "init, probe64/32, victim64/32 build for powerpc, freestanding"
 	for p in init:ELF64:PowerPC64:EXEC probe64:ELF64:PowerPC64:EXEC probe32:ELF32:PowerPC:EXEC victim64:ELF64:PowerPC64:DYN victim32:ELF32:PowerPC:DYN; do
 		IFS=: read -r f cl m ty <<EOT

@@ -188,4 +188,151 @@ static inline int kit_getval(const char *s, ulong n, const char *key,
 	return any;
 }
 
+/*
+ * ---- TAP and the KIT: markers of a fix program ----------------------------
+ *
+ * A fix program (backports/fixes/<ID>/guest/, built with -DKIT_FIX_ID,
+ * -DKIT_FIX_TESTS and -DKIT_FIX_PER_RUN from its FIX file's Guest: line)
+ * is run by the runner as "PROG <first> <runs>" and prints exactly
+ * KIT_FIX_TESTS + runs * KIT_FIX_PER_RUN results, numbered from <first>,
+ * each named "<ID> <class>: ...", each after a "KIT: run N <ID> <name>"
+ * line (a crash then names the test it happened in).  Run alone (no
+ * argument: by hand, or as PID 1 with rdinit=) it prints a whole TAP
+ * stream numbered from 1.  The contract: testvm/README.md, "Fix programs".
+ */
+#ifdef KIT_FIX_ID
+static struct {
+	int first;	/* the number of its first result (argv[1]) */
+	int runs;	/* reproducer runs (argv[2], kit.runs= of the boot) */
+	int n, fail, skip;
+	int whole;	/* run alone: it prints the TAP header and plan */
+} kit_t __attribute__((unused)) = { 1, 3, 0, 0, 0, 1 };
+
+static inline int kit_plan(void)
+{
+	return KIT_FIX_TESTS + kit_t.runs * KIT_FIX_PER_RUN;
+}
+
+static inline int kit_atoi(const char *a)
+{
+	int v = 0;
+
+	while (*a >= '0' && *a <= '9')
+		v = v * 10 + (*a++ - '0');
+	return v;
+}
+
+/* sp: the entry's stack (argc, argv...); prints the plan when run alone */
+static inline void kit_fix_args(long *sp)
+{
+	struct line l; l.n = 0;
+
+	if (sp[0] >= 2) {
+		kit_t.first = kit_atoi((const char *)sp[2]);
+		kit_t.whole = 0;	/* part of the runner's stream */
+	}
+	if (sp[0] >= 3 && kit_atoi((const char *)sp[3]) > 0)
+		kit_t.runs = kit_atoi((const char *)sp[3]);
+	if (kit_t.whole) {
+		l_s(&l, "TAP version 13\n1..");
+		l_u(&l, (ulong)kit_plan());
+		l_nl(&l, 1);
+	}
+}
+
+/* "N<sep><ID> <name>" for the next result */
+static inline void kit_num_name(struct line *l, const char *sep, const char *name)
+{
+	l_u(l, (ulong)(kit_t.first + kit_t.n));
+	l_s(l, sep);
+	l_s(l, KIT_FIX_ID " ");
+	l_s(l, name);
+}
+
+/* "KIT: run N <ID> <name>" before a test */
+static inline void kit_begin(const char *name)
+{
+	struct line l; l.n = 0;
+
+	l_s(&l, "KIT: run ");
+	kit_num_name(&l, " ", name);
+	l_nl(&l, 1);
+}
+
+/* a result; a failure's diagnostic on the next line, "# why" */
+static inline void kit_result(int ok, const char *name, const char *diag)
+{
+	struct line l; l.n = 0;
+
+	l_s(&l, ok ? "ok " : "not ok ");
+	kit_num_name(&l, " - ", name);
+	kit_t.n++;
+	l_nl(&l, 1);
+	if (!ok) {
+		kit_t.fail++;
+		l_s(&l, "# ");
+		l_s(&l, diag);
+		l_nl(&l, 1);
+	}
+}
+
+static inline void kit_skip(const char *name, const char *why)
+{
+	struct line l; l.n = 0;
+
+	l_s(&l, "ok ");
+	kit_num_name(&l, " - ", name);
+	l_s(&l, " # SKIP ");
+	l_s(&l, why);
+	kit_t.n++;
+	kit_t.skip++;
+	l_nl(&l, 1);
+}
+
+/*
+ * A precond: test that proved the route to the flaw closed on this kernel
+ * (the value read back narrowed, the interface absent): parse gives the
+ * fix UNREACHABLE with `proof` as the evidence, and only with it
+ * (testvm/README.md, "Verdicts").  Its cve-state: tests then SKIP.
+ */
+static inline void kit_unreachable(const char *name, const char *proof)
+{
+	struct line l; l.n = 0;
+
+	l_s(&l, "ok ");
+	kit_num_name(&l, " - ", name);
+	l_s(&l, " # UNREACHABLE ");
+	l_s(&l, proof);
+	kit_t.n++;
+	l_nl(&l, 1);
+}
+
+/*
+ * "# <ID> done passed= failed= skipped=" and the exit status the runner
+ * reports in "KIT: fix <ID> end status=": 0 every result ok, 1 a result
+ * not ok, 2 a number of results other than planned (a bug of the program;
+ * parse sees it too).
+ */
+static inline int kit_fix_done(void)
+{
+	struct line l; l.n = 0;
+
+	l_s(&l, "# " KIT_FIX_ID " done passed=");
+	l_u(&l, (ulong)(kit_t.n - kit_t.fail - kit_t.skip));
+	l_s(&l, " failed=");
+	l_u(&l, (ulong)kit_t.fail);
+	l_s(&l, " skipped=");
+	l_u(&l, (ulong)kit_t.skip);
+	if (kit_t.n != kit_plan()) {
+		l_s(&l, " results=");
+		l_u(&l, (ulong)kit_t.n);
+		l_s(&l, " (planned ");
+		l_u(&l, (ulong)kit_plan());
+		l_s(&l, ")");
+	}
+	l_nl(&l, 1);
+	return kit_t.n != kit_plan() ? 2 : !!kit_t.fail;
+}
+#endif
+
 #endif

@@ -79,7 +79,8 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 /*
  * A two-argument call entered with %esp = sp (its page mapped and
  * writable): the kernel's compat scratch space is computed from the user
- * stack pointer (CVE-2010-3081, guest/c3081.c).  %edi keeps ours.
+ * stack pointer, so a fix's program can aim it (backports/fixes/).  %edi
+ * keeps ours.
  */
 static inline long sc2_on_stack(long n, long a, long b, ulong sp)
 {

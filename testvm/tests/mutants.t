@@ -58,9 +58,9 @@ r=$OUT/v2.6.32/result.json
 MUTANTS="A C D G" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o1" 2>"$tmp/e1"; rc=$?
 t_check "every mutant caught (VULNERABLE, INCONCLUSIVE, REGRESSED): exit 0" test "$rc" = 0
 t_check "table: G caught by its failing test" grep -q \
-	'^G *318f6b228ba8 *REGRESSED *CVE-2010-0307 failing tests: regress: ia32 a.out whose text cannot be mapped' "$tmp/o1"
+	'^G *318f6b228ba8 *REGRESSED *CVE-2010-0307 failing tests: CVE-2010-0307 regress: ia32 a.out whose text cannot be mapped' "$tmp/o1"
 t_check "result.json: G is REGRESSED with its failing test named" jq -e '.mutants.G |
-	.verdict == "REGRESSED" and (.failed_tests == ["regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) is killed and leaks no memory (318f6b228ba8)"])' "$r"
+	.verdict == "REGRESSED" and (.failed_tests == ["CVE-2010-0307 regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) is killed and leaks no memory (318f6b228ba8)"])' "$r"
 t_check "result.json: every record has measured_at (UTC) and the kit commit" jq -e --arg kit \
 	"$(git -C "$k" describe --always --dirty)" '[.mutants[]] | length == 4 and
 	all(.measured_at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")) and all(.kit_commit == $kit)' "$r"

@@ -164,7 +164,7 @@ judge() {
 	          | ($want.fixes | to_entries | map(.key as $f | .value as $w | fixv($b; $f) as $v
 	              | {key: $f, value: {verdict: ($v.verdict // "none"), expected: $w.expected, why: $w.why,
 	                  signature: ($v.signature // "the boot gave this fix no verdict"),
-	                  failed_tests: ($v.failed_tests // []),
+	                  tests: ($v.tests // null), failed_tests: ($v.failed_tests // []),
 	                  ok: (($v.verdict // "none") == $w.expected and $v.verdict != "NOT-TESTED")}})
 	             | from_entries) as $fx
 	          | {booted: true, boot: $x.dir, verdict: $b.verdict, expected: $want.expected,

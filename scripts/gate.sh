@@ -11,9 +11,15 @@
 #       lines of backports/fixes/<CVE>/FIX (backports/fixes/README.md).
 #       TREE= and SERIES_DIR= (the environment) are recorded as the run's
 #       source and series; they never change what is required.
+#   gate.sh mutant-manifest DIR BRANCH VERIFYDIR
+#       the manifest of one mutant (scripts/mutants.sh): one kernel,
+#       "patched", whose boot record is VERIFYDIR/boot.json, held to what
+#       BRANCH's patched kernel must be; a mutant is caught where its gate
+#       fails on the fix it takes from.
 #   gate.sh DIR
-#       judge DIR/<kind>/verify/boot.json (testvm/verify-kernel.sh) of
-#       each kind DIR/manifest.json requires; write DIR/gate.json.
+#       judge the boot record (testvm/verify-kernel.sh) of each kind
+#       DIR/manifest.json requires (DIR/<kind>/verify/boot.json, or the
+#       kind's "boot" folder); write DIR/gate.json.
 #
 # A required kind with no boot record of this run (none, or one older than
 # the manifest) fails, as does every kernel or fix verdict other than the
@@ -56,20 +62,25 @@ fix_expect() {
 	done <"$work/expect.$_fc"
 }
 
-# manifest DIR BRANCH
+# manifest DIR BRANCH [VERIFYDIR]: without VERIFYDIR, the run of make
+# verify (from DIR/plan/plan.json); with it, a mutant's
 manifest() {
-	_d=$1 _b=$2
+	_d=$1 _b=$2 _mut=${3:-}
 	load_branch "$_b"
-	_plan=$_d/plan/plan.json
-	[ -r "$_plan" ] || die 2 "no plan in $_plan; the manifest is made from the plan (scripts/plan-series.sh)"
-	_pst=$(jq -r '.status' "$_plan") || die 2 "$_plan is not a plan record"
-	case $_pst in "full series" | "partly fixed" | "already fixed") ;; *)
-		die 2 "$_plan says '$_pst'; a manifest needs a plan that is 'full series', 'partly fixed' or 'already fixed'" ;; esac
 	# (fixes_of, kit_fixes: lib.sh)
 	_all=$(kit_fixes)
 	[ -n "$_all" ] || die 2 "the kit carries no fix; nothing to hold a kernel to"
-	# shellcheck disable=SC2046
-	_missing=$(fixes_of $(jq -r '.changes[] | select(.state == "missing") | .change' "$_plan"))
+	if [ -n "$_mut" ]; then
+		_pst=mutant _missing=
+	else
+		_plan=$_d/plan/plan.json
+		[ -r "$_plan" ] || die 2 "no plan in $_plan; the manifest is made from the plan (scripts/plan-series.sh)"
+		_pst=$(jq -r '.status' "$_plan") || die 2 "$_plan is not a plan record"
+		case $_pst in "full series" | "partly fixed" | "already fixed") ;; *)
+			die 2 "$_plan says '$_pst'; a manifest needs a plan that is 'full series', 'partly fixed' or 'already fixed'" ;; esac
+		# shellcheck disable=SC2046
+		_missing=$(fixes_of $(jq -r '.changes[] | select(.state == "missing") | .change' "$_plan"))
+	fi
 	# (a file, not a pipe: a bad Expect: line must stop this shell)
 	: >"$work/expect.json"
 	for _f in $_all; do
@@ -81,13 +92,14 @@ manifest() {
 	# (the branch's own, or the missing changes' for a partly fixed
 	# tree); for TREE= the patched build makes one for the tree
 	# (tree-series), whose plan then names it.
-	if [ -n "${SERIES_DIR:-}" ]; then _sfrom=SERIES_DIR _sdir=$SERIES_DIR
+	if [ -n "$_mut" ]; then _sfrom=mutant _sdir=${SERIES_DIR:-}
+	elif [ -n "${SERIES_DIR:-}" ]; then _sfrom=SERIES_DIR _sdir=$SERIES_DIR
 	elif [ -n "${TREE:-}" ]; then _sfrom=tree-series _sdir=
 	else _sfrom=plan _sdir=$(jq -r '.series_dir // ""' "$_plan"); fi
 	# a 2.6 branch with no series file has nothing to push: its patched
 	# kernel is still required, and cannot be booted
 	_absent=
-	if [ "$_pst" != "already fixed" ] && [ -z "${SERIES_DIR:-}" ] && [ ! -r "$KIT_ROOT/backports/$_b/series" ]; then
+	if [ "$_pst" != "already fixed" ] && [ -z "$_mut" ] && [ -z "${SERIES_DIR:-}" ] && [ ! -r "$KIT_ROOT/backports/$_b/series" ]; then
 		_absent="no security series (backports/$_b/series)"
 	fi
 	[ -z "${SERIES_DIR:-}" ] || [ -r "$SERIES_DIR/series" ] ||
@@ -98,7 +110,7 @@ manifest() {
 	jq -n --arg name "$(basename "$_d")" --arg b "$_b" --arg commit "${BR_COMMIT:-}" --arg tree "$_tree" \
 		--arg sfrom "$_sfrom" --arg sdir "$_sdir" --arg pst "$_pst" --arg absent "$_absent" \
 		--arg all "$_all" --rawfile missing "$work/missing" --slurpfile ex "$work/expect.b.json" \
-		--arg at "$(date -u +%FT%TZ)" '
+		--arg at "$(date -u +%FT%TZ)" --arg mut "$_mut" '
 	  ($all | split("\n") | map(select(. != ""))) as $fixes
 	  | ($missing | split("\n") | map(select(. != ""))) as $miss
 	  | ($pst == "already fixed") as $fixed
@@ -121,8 +133,9 @@ manifest() {
 	   plan: $pst,
 	   series: (if $fixed then null else {from: $sfrom, dir: ($sdir | nz)} end),
 	   written_at: $at,
-	   kinds: ({unpatched: kind("unpatched")}
-	     + (if $fixed then {} else {patched: (kind("patched") + (if $absent == "" then {} else {absent: $absent} end))} end))}' \
+	   kinds: (if $mut != "" then {patched: (kind("patched") + {boot: $mut})}
+	     else {unpatched: kind("unpatched")}
+	     + (if $fixed then {} else {patched: (kind("patched") + (if $absent == "" then {} else {absent: $absent} end))} end) end)}' \
 		>"$work/manifest.json" || die 1 "cannot make the manifest of $_d"
 	atomic_install "$work/manifest.json" "$_d/manifest.json"
 }
@@ -139,9 +152,11 @@ judge() {
 	: >"$work/boots"
 	for _k in $(jq -r '.kinds | keys_unsorted[]' "$_m"); do
 		check_name kind "$_k"
-		_bj=$_d/$_k/verify/boot.json
+		_bd=$(jq -r --arg k "$_k" '.kinds[$k].boot // ""' "$_m")
+		[ -n "$_bd" ] || _bd=$_d/$_k/verify
+		_bj=$_bd/boot.json
 		if [ -r "$_bj" ] && ! [ "$_bj" -ot "$_m" ]; then
-			jq -c --arg k "$_k" --arg dir "$_d/$_k/verify" '{kind: $k, dir: $dir, boot: .}' "$_bj" >>"$work/boots" ||
+			jq -c --arg k "$_k" --arg dir "$_bd" '{kind: $k, dir: $dir, boot: .}' "$_bj" >>"$work/boots" ||
 				die 1 "$_bj is not a boot record (truncated?); boot the $_k kernel again"
 		elif [ -r "$_bj" ]; then
 			jq -n -c --arg k "$_k" '{kind: $k, stale: true}' >>"$work/boots"
@@ -167,7 +182,10 @@ judge() {
 	                  tests: ($v.tests // null), failed_tests: ($v.failed_tests // []),
 	                  ok: (($v.verdict // "none") == $w.expected and $v.verdict != "NOT-TESTED")}})
 	             | from_entries) as $fx
-	          | {booted: true, boot: $x.dir, verdict: $b.verdict, expected: $want.expected,
+	          # a boot that stopped in its control phase (parse'"'"'s "phase",
+	          # testvm/README.md) judged nothing of any fix: mutants retry it
+	          | ($b.verdict == "INCONCLUSIVE" and any(($b.boots // [])[]; .verdict == "INCONCLUSIVE" and .phase == "control")) as $ctl
+	          | {booted: true, boot: $x.dir, verdict: $b.verdict, expected: $want.expected, control_failed: $ctl,
 	             verdict_ok: ($b.verdict == $want.expected),
 	             ok: ($b.verdict == $want.expected and all($fx[]; .ok)),
 	             signature: $b.signature, tests: $b.tests, seconds: $b.seconds,
@@ -211,8 +229,12 @@ manifest)
 	[ $# -eq 3 ] || die 2 "usage: gate.sh manifest DIR BRANCH"
 	[ -d "$2" ] || die 2 "'$2' is not a folder; give OUT/<name>"
 	manifest "$2" "$3" ;;
+mutant-manifest)
+	[ $# -eq 4 ] || die 2 "usage: gate.sh mutant-manifest DIR BRANCH VERIFYDIR"
+	[ -d "$2" ] || die 2 "'$2' is not a folder"
+	manifest "$2" "$3" "$4" ;;
 '' | -*) die 2 "usage: gate.sh DIR, or gate.sh manifest DIR BRANCH" ;;
 *)
-	[ $# -eq 1 ] || die 2 "usage: gate.sh DIR, or gate.sh manifest DIR BRANCH"
+	[ $# -eq 1 ] || die 2 "usage: gate.sh DIR | manifest DIR BRANCH | mutant-manifest DIR BRANCH VERIFYDIR"
 	judge "$1" ;;
 esac

@@ -139,4 +139,14 @@ report TREE="$t/linux-acme"
 [ $rc -eq 0 ] && row tree-linux-acme pass && [ "$(printf '%s\n' "$out" | grep -Ec '^(v2|debian)')" -eq 0 ] &&
 	t_ok "a TREE= pipeline's gate holds that tree (named tree-<folder>), not the branches" ||
 	t_fail "TREE= gate" "rc=$rc" "$out"
+# a tree kept in a folder named like a branch is still tree-<folder>, and
+# TREE_NAME=<a branch> is refused: a TREE= pipeline never holds a branch's
+# result as its own
+mkdir -p "$t/v2.6.32"
+report TREE="$t/v2.6.32"
+[ $rc -eq 1 ] && row tree-v2.6.32 FAILED 'no result' && ! printf '%s\n' "$out" | grep -q '^v2.6.32 ' &&
+	t_ok "TREE= in a folder named v2.6.32: held as tree-v2.6.32, never as the branch v2.6.32" || t_fail "TREE named like a branch" "rc=$rc" "$out"
+report TREE="$t/linux-acme" TREE_NAME=v2.6.32
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'NAME=v2.6.32 is a branch name' &&
+	t_ok "TREE_NAME=<a branch>: refused, exit 2" || t_fail "TREE_NAME=branch refused" "rc=$rc" "$out"
 t_done

@@ -206,7 +206,7 @@ for b in $found; do
 	sdir=$(jq -r --arg b "$b" '.provenance as $p | ($p.series_dir // "") as $d
 	  | if $p.series_from == "SERIES_DIR" or ($p.series_from == null and $d != "") then "SERIES_DIR=" + ($d | split("/") | .[-1])
 	    elif $d == "" or ($d | endswith("/backports/" + $b)) then "backports/" + $b
-	    elif ($d | endswith("/tree-series")) then "tree-series (made for TREE=)"
+	    elif $p.series_from == "tree-series" or ($d | endswith("/tree-series")) then "tree-series (made for TREE=)"
 	    else "the plan'"'"'s series (the changes the tree missed)" end' "$r")
 	jq -e -s --slurpfile a "$work/all-changes.json" 'map(.upstream) - ($a[0] | map(.upstream)) | length == 0' \
 		"$work/patches.$b" >/dev/null ||

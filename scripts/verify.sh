@@ -106,7 +106,9 @@ for k in $kinds; do
 	# a kernel that was not built is not booted: the gate (which fails
 	# then) says so in gate.json, and the build's own exit status stands
 	if [ $brc -ne 0 ]; then
-		grc=0; judge || grc=$?
+		# (the gate fails here, a required kind unbuilt: its status adds
+		# nothing to the build's)
+		judge || [ $? -eq 1 ]
 		exit $brc
 	fi
 done
@@ -128,7 +130,7 @@ fi
 result_update "$result" --argjson prov "$(kit_provenance)" \
 	--arg series "$(if [ -n "$pushed" ]; then series_digest "$pushed"; else echo -; fi)" \
 	--arg host "$(for p in $BR_HOST_SERIES; do cat "$KIT_ROOT/branches/host/$p.patch"; done | sha256sum | cut -d' ' -f1)" \
-	--arg sdir "$pushed" --arg sfrom "${SERIES_DIR:+SERIES_DIR}" \
+	--arg sdir "$pushed" --arg sfrom "$(if [ -n "${SERIES_DIR:-}" ]; then echo SERIES_DIR; elif [ -n "$TREE" ]; then echo tree-series; fi)" \
 	'.provenance = ($prov + {series_sha256: $series, series_dir: (if $sdir == "" then null else $sdir end),
 	   series_from: (if $sfrom != "" then $sfrom elif $sdir == "" then null else "plan" end),
 	   host_series_sha256: $host})'

@@ -56,6 +56,7 @@ cat >"$k/scripts/build.sh" <<'B'
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
 NAME=${NAME:-$2}
+[ "${FAKE_BUILD_FAIL:-}" != "$1" ] || { echo "build.sh: error: stand-in build of $1 failed" >&2; exit 1; }
 mkdir -p "$OUT/$NAME/$1" && : >"$OUT/$NAME/$1/bzImage" && echo cfg >"$OUT/$NAME/$1/config.sha256"
 echo "$1" >>"$OUT/$NAME/built"
 if [ "$1" = patched ] && [ -n "${TREE:-}" ]; then
@@ -118,6 +119,12 @@ out=$(KIT_CONFIG=/nonexistent sh scripts/gate.sh "$t/out/v2.6.32" 2>&1); rc=$?
 [ $rc -eq 1 ] && g '.reasons[]' v2.6.32 | grep -q 'unpatched: required, not booted in this run (its boot record is older than the manifest)' &&
 	t_ok "a boot record older than the run's manifest counts as no boot: gate fail (exit 1)" ||
 	t_fail "stale boot record" "rc=$rc" "$out" "$(g .reasons v2.6.32)"
+# a build that fails: its exit status stands, and the gate record says
+# the kernel was not booted
+verify BRANCH=v2.6.32 FAKE_BUILD_FAIL=patched FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+[ $rc -eq 1 ] && [ "$(g .status v2.6.32)" = fail ] && g '.reasons[]' v2.6.32 | grep -q '^patched: required, not booted' &&
+	t_ok "the patched build fails: exit 1, and gate.json fails naming the patched kernel not booted" ||
+	t_fail "build failure leaves a failed gate" "rc=$rc" "$out" "$(g .reasons v2.6.32)"
 # a tree that carries every change: its own kernel alone, every fix SURVIVED
 verify BRANCH=v2.6.32 FAKE_PLAN=fixed FAKE_unpatched=SURVIVED FAKE_unpatched_FIXES="$both_surv"
 [ $rc -eq 0 ] && [ "$(jq -r '.kinds | keys | join(" ")' "$t/out/v2.6.32/manifest.json")" = unpatched ] &&
@@ -188,7 +195,7 @@ sd=$t/out/v2.6.32/plan/series.d
 	t_fail "partly fixed provenance" "rc=$rc" "$out" "$(jq -c .provenance "$t/out/v2.6.32/result.json")"
 verify TREE="$t/vendor/v2.6.32" FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
 ts=$t/out/tree-v2.6.32/tree-series
-[ $rc -eq 0 ] && [ "$(prov series_dir tree-v2.6.32)" = "$ts" ] &&
+[ $rc -eq 0 ] && [ "$(prov series_dir tree-v2.6.32)" = "$ts" ] && [ "$(prov series_from tree-v2.6.32)" = tree-series ] &&
 	[ "$(prov series_sha256 tree-v2.6.32)" = "$(KIT_ROOT=$k sh -c '. scripts/lib.sh; series_digest "$1"' sh "$ts")" ] &&
 	t_ok "TREE=: provenance names tree-series, the series made for the tree, and its digest" ||
 	t_fail "TREE= provenance" "rc=$rc" "$out" "$(jq -c .provenance "$t/out/tree-v2.6.32/result.json")"

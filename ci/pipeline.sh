@@ -36,6 +36,7 @@ need_cmd jq
 # tree_run_name).
 tree_name() {
 	[ -d "${TREE:-}" ] || die 2 "TREE='${TREE:-}' is not a folder on this runner; set TREE to the path of a kernel tree"
+	# shellcheck disable=SC2034 # read by tree_run_name
 	NAME=${TREE_NAME:-}
 	tree_run_name "$TREE"
 	echo "$_trn"

@@ -155,7 +155,8 @@ judge() {
 		_bd=$(jq -r --arg k "$_k" '.kinds[$k].boot // ""' "$_m")
 		[ -n "$_bd" ] || _bd=$_d/$_k/verify
 		_bj=$_bd/boot.json
-		if [ -r "$_bj" ] && ! [ "$_bj" -ot "$_m" ]; then
+		# (find -newer, not test -ot, which POSIX leaves undefined)
+		if [ -r "$_bj" ] && [ -z "$(find "$_m" -newer "$_bj")" ]; then
 			jq -c --arg k "$_k" --arg dir "$_bd" '{kind: $k, dir: $dir, boot: .}' "$_bj" >>"$work/boots" ||
 				die 1 "$_bj is not a boot record (truncated?); boot the $_k kernel again"
 		elif [ -r "$_bj" ]; then

@@ -75,7 +75,6 @@ masked() {
 id_of() {
 	for _c in $(members "$1"); do sed -n 's/^Upstream: //p' "$changes/$_c/INFO" | cut -c1-12; done | paste -sd, -
 }
-kit_fixes=$(kit_fixes)
 for L in $letters; do	# a bad name stops before any build
 	[ -n "$(members "$L" 2>/dev/null)" ] ||
 		die 2 "MUTANTS names '$L', which is neither a change letter nor a fix of backports/changes/*/INFO (letters: $(sed -n 's/^Letter: //p' "$changes"/*/INFO | paste -sd' ' -))"

@@ -7,6 +7,9 @@ BRANCH ?=
 # it reaches the scripts as it is; otherwise scripts/lib.sh takes the
 # config file's OUT, else ./out (a default here would hide the file's).
 export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING
+# Numbers the C way in every tool a target runs, whatever the user's locale
+# (awk writes "1,28" under de_DE, which jq refuses; scripts/lib.sh).
+export LC_ALL := C
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
 	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
@@ -52,7 +55,8 @@ help:
 	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
 	@echo '  make bench               time the matrix cold, warm, one series changed, and the'
 	@echo '                           kit against a bare make (out/bench.json; never a test)'
-	@echo '  make clean               remove $$(OUT), exactly that folder (refuses /, $$HOME, the repository)'
+	@echo '  make clean               remove $$(OUT), exactly that folder, when the kit made it (refuses'
+	@echo '                           any other folder, /, $$HOME, the repository)'
 	@echo
 	@echo 'Variables:'
 	@echo '  BRANCH=<name>    target branch: $(notdir $(basename $(wildcard branches/*.conf)))'

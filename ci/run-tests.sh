@@ -19,6 +19,11 @@
 #     on 2 cores in make check) and 3600 for an end-to-end one (a cold
 #     ci/e2e/20-verify.t builds and boots every branch).
 set -u
+# The tests' own arithmetic (awk on a boot's seconds) the C way, as the
+# kit's (scripts/lib.sh); scripts/tests/locale.t sets a comma-decimal
+# locale itself where it tests the kit under one.
+LC_ALL=C
+export LC_ALL
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 2
 pass=0 fail=0 skip=0

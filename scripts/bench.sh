@@ -43,7 +43,7 @@ check_name BRANCH "$sb"; check_name BRANCH "$ob"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX") || die 1 "cannot make a temp folder"
 trap 'rmtree "$tmp"' EXIT
-mkdir -p "$OUT" || die 1 "cannot create $OUT"
+out_root
 bout=$tmp/out builds=$tmp/builds
 res=$tmp/bench.json
 jq -n --arg at "$(date -u +%FT%TZ)" --argjson prov "$(kit_provenance)" \

@@ -34,6 +34,7 @@ unpatched | patched) ;;
 esac
 BRANCH=${2:-${BRANCH:-}}
 TREE=${TREE:-}
+check_inputs NAME BRANCH
 
 if [ -n "$TREE" ]; then
 	# BRANCH= given: honoured when the tree's code matches it, whatever its
@@ -101,6 +102,7 @@ else
 	commit=${BR_COMMIT:-}
 fi
 
+out_root
 mkdir -p "$nodedir"
 
 # The kit's own series goes only where the tree lacks it: a tree that
@@ -220,10 +222,11 @@ up_to_date && exit 0
 # clone on the machine (the build cache, keyed by the digest above).
 from_cache && exit 0
 
-# One kernel build at a time on this machine (2 cores), whoever asks,
-# whatever cache or output root they use: the lock is machine-wide.
+# One kernel build at a time (2 cores), whatever cache or output root the
+# run uses: the user's build lock (scripts/lib.sh, KIT_LOCK).
 mkdir -p "$KIT_CACHE"
-exec 9>"$KIT_LOCK"
+build_lock_ready
+exec 9>>"$KIT_LOCK"
 if ! flock -n 9; then
 	progress "$NAME" wait "another kernel build is running; waiting for it"
 	flock 9
@@ -241,8 +244,8 @@ mkdir -p "$tmp"
 progress "$NAME" copy "copying $src_id to a work tree"
 if [ -n "$TREE" ]; then
 	cp -a "$src/." "$tmp/src"
+	chmod -R u+w "$tmp/src"	# first: only root removes from a read-only folder
 	rm -f "$tmp/src/.kit-verified"
-	chmod -R u+w "$tmp/src"
 	sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/source.listing" ||
 		die 1 "cannot read the copy of TREE=$TREE"
 	cmp -s "$src_listing" "$tmp/source.listing" ||

@@ -16,7 +16,7 @@ branches=${BRANCHES:-$(list_branches | grep '^v2\.6\.')}
 for b in $branches; do load_branch "$b"; done
 n=$(echo "$branches" | wc -w) i=0 rc=0
 all=$OUT/cross-table.txt
-mkdir -p "$OUT" || die 1 "cannot create $OUT"
+out_root
 tmp=$(mktemp -d) || die 1 "cannot create a temp folder"
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/rows"

@@ -149,6 +149,7 @@ measured_at=$(date -u +%FT%TZ)
 kit_commit=$(git -C "$KIT_ROOT" describe --always --dirty 2>/dev/null) || kit_commit=unknown
 node=$BRANCH${pick:+-pick-$pick}
 top=$OUT/$node/cross
+out_root
 mkdir -p "$top"
 result=$OUT/$node/result.json
 table=$top/table.txt
@@ -612,11 +613,13 @@ render() {
 	result_update "$result" --slurpfile r "$top/cross.json" '.cross = $r[0]'
 }
 
-# One cell build at a time under the kit's machine-wide build lock (2
-# cores; run_cell takes it after the cache).  A record left by an earlier
-# run of a cell is removed first: the table must not show it as this run's.
+# One cell build at a time under the user's build lock (2 cores;
+# run_cell takes it after the cache; scripts/lib.sh, KIT_LOCK).  A record
+# left by an earlier run of a cell is removed first: the table must not
+# show it as this run's.
 mkdir -p "$KIT_CACHE"
-exec 9>"$KIT_LOCK"
+build_lock_ready
+exec 9>>"$KIT_LOCK"
 if xcache_on; then
 	mkdir -p "$xcache_dir" || die 1 "cannot create $xcache_dir"
 	# what an interrupted store left (its pid is the name's last part)

@@ -273,8 +273,19 @@ local_git_dir() {
 	_p=${KERNEL_GIT#file://}
 	[ -d "$_p" ] ||
 		die 2 "KERNEL_GIT=$KERNEL_GIT does not exist; fix the path (or the URL) to a git repository holding $BR_COMMIT, here or in $KIT_CONFIG"
-	_g=$(git -C "$_p" rev-parse --absolute-git-dir 2>/dev/null) ||
+	if ! _g=$(git -C "$_p" rev-parse --absolute-git-dir 2>/dev/null); then
+		# git (2.35.2 on) refuses a repository another user owns, a
+		# root-owned mirror read by a normal user say, unless it is named
+		# in safe.directory; "not a git repository" would send the user
+		# looking for the wrong fault.  git's own line gives the path to
+		# name (the top of the work tree, or the bare repository).
+		_ge=$(git -C "$_p" rev-parse --absolute-git-dir 2>&1 >/dev/null) && _ge=
+		case $_ge in *'dubious ownership'*)
+			_sd=$(printf '%s\n' "$_ge" | sed -n 's/^[[:space:]]*git config --global --add safe\.directory //p' | head -1)
+			die 2 "KERNEL_GIT=$KERNEL_GIT belongs to another user, and git refuses such a repository unless safe.directory names it; if you trust it, run: git config --global --add safe.directory ${_sd:-$_p}" ;;
+		esac
 		die 2 "KERNEL_GIT=$KERNEL_GIT is not a git repository; point it at one holding $BR_COMMIT"
+	fi
 	git --git-dir="$_g" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null ||
 		die 2 "KERNEL_GIT=$KERNEL_GIT has no commit $BR_COMMIT ($BRANCH); use a repository with mainline history up to v$BR_VERSION"
 	printf '%s\n' "$_g"
@@ -483,8 +494,10 @@ copy_to() {
 	marker_listing "$export" >"$_ct/want"
 	exec 8>&-
 	[ $_ok = 1 ] || { rmtree "$_dest" "$_ct"; die 1 "the export $export changed while it was copied ($why); run again: it will be made anew"; }
-	rm -f "$_dest/.kit-verified"
+	# writable first: removing the marker needs a writable top folder,
+	# which the read-only copy has only for root
 	chmod -R u+w "$_dest"
+	rm -f "$_dest/.kit-verified"
 	listing "$_dest" >"$_ct/have" || { rmtree "$_dest" "$_ct"; die 1 "cannot read the copy $_dest"; }
 	if ! cmp -s "$_ct/want" "$_ct/have"; then
 		_w=$(describe_diff "$_ct/want" "$_ct/have")

@@ -11,9 +11,14 @@ KIT_ROOT=${KIT_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 # read when the new ones do not exist (kit_path below).
 KIT_NAME=stable-backport-kit
 KIT_OLD_NAME=cve-2010-0307-kit
-# The machine-wide build lock: one kernel build at a time; boots share it.
-KIT_LOCK=${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}
-export KIT_LOCK
+
+# Every tool the kit runs reads and writes numbers the C way: awk's
+# printf "%.2f" under de_DE or tr_TR writes "1,28", which jq's tonumber
+# refuses, and sort, comm and [a-z] follow the locale's collation.  The
+# kit's own messages are ASCII, so nothing is lost; tools' messages come
+# in English.  Exported: every tool and script the kit starts inherits it.
+LC_ALL=C
+export LC_ALL
 
 KIT_T0=${KIT_T0:-$(date +%s)}
 export KIT_T0
@@ -56,12 +61,19 @@ progress() {
 # JOBS, '#' comment lines and blank lines.  A value is taken as written: one
 # pair of surrounding quotes is dropped and nothing is expanded; a value
 # that asks for expansion ($VAR, $(...), `...`, a leading ~) is refused,
-# not kept as a surprising literal folder name.  OUT and KIT_CACHE must be
-# absolute paths.  For every key, a non-empty setting in the environment
-# (or on make's command line) wins over the file, and the file wins over
-# the defaults.  A line that is anything else stops every kit command with
-# the file, the line number and the fix (exit 2).  KIT_CONFIG=<file> reads
-# another file; a file that does not exist is no configuration.
+# not kept as a surprising literal folder name.  A comment may follow a
+# value: it starts at the first '#' that has a blank (space or tab) just
+# before it, outside quotes (KERNEL_GIT=/srv/linux.git  # mirror); a '#'
+# with no blank before it is part of the value (https://host/x#y).  A
+# UTF-8 byte order mark at the start of the file (some Windows editors
+# write one) is skipped.  Each key may be set once: a second line for it
+# is refused, naming both lines.  OUT and KIT_CACHE must be absolute
+# paths.  For every key, a non-empty setting in the environment (or on
+# make's command line) wins over the file, and the file wins over the
+# defaults.  A line that is anything else stops every kit command with the
+# file, the line number and the fix (exit 2).  KIT_CONFIG=<file> reads
+# another file; a file that does not exist, and KIT_CONFIG=/dev/null, are
+# no configuration.
 #
 # kit_path BASE [REST]: BASE/$KIT_NAME[/REST] in _kp, or the same under
 # KIT_OLD_NAME when only that one exists (a machine set up before the
@@ -100,32 +112,68 @@ _kit_config_line() {
 	_cfl=$_t
 	_kit_trim "${_cfl%%=*}"; _cfk=$_t
 	_kit_trim "${_cfl#*=}"; _cfv=$_t
-	case $_cfv in \"*\" | \'*\') _cfv=${_cfv#?}; _cfv=${_cfv%?} ;; esac
 	case $_cfv in
-	*[\"\']*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing (no comment after it)" ;;
+	\"* | \'*)
+		# quoted: the value runs to the same quote; after it only blanks,
+		# or blanks and a comment
+		_cfq=${_cfv%"${_cfv#?}"}; _cfb=${_cfv#?}
+		case $_cfb in *"$_cfq"*) ;; *)
+			_kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing" ;; esac
+		_cfv=${_cfb%%"$_cfq"*}; _cfa=${_cfb#*"$_cfq"}
+		_kit_trim "$_cfa"
+		case $_cfa in
+		'') ;;
+		[" 	"]*) case $_t in '#'*) ;; *)
+			_kit_config_bad "$1" "$_cfk has a stray quote in '$_cfq$_cfb'; quote the whole value or nothing (a comment after it starts with ' #')" ;; esac ;;
+		*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfq$_cfb'; quote the whole value or nothing (a comment after it starts with ' #')" ;;
+		esac
+		;;
+	*)
+		# unquoted: a comment starts at the first '#' with a blank before it
+		case $_cfv in *[" 	"]#*) _kit_trim "${_cfv%%[" 	"]#*}"; _cfv=$_t ;; esac
+		;;
+	esac
+	case $_cfv in
+	*[\"\']*) _kit_config_bad "$1" "$_cfk has a stray quote in '$_cfv'; quote the whole value or nothing" ;;
 	*'$'* | *'`'* | '~'*) _kit_config_bad "$1" "$_cfk='$_cfv' asks for expansion, which this file never does; write the value out in full" ;;
 	esac
 	case $_cfk in
 	OUT | KIT_CACHE) case $_cfv in '' | /*) ;; *)
 		_kit_config_bad "$1" "$_cfk='$_cfv' is a relative path; write it from /" ;; esac ;;
 	esac
+	# each key once: of two lines for one key, which did the user mean?
 	case $_cfk in
-	KERNEL_GIT) _cfg_kg=$_cfv ;;
-	KIT_CACHE) _cfg_kc=$_cfv ;;
-	OUT) _cfg_out=$_cfv ;;
-	JOBS) _cfg_jobs=$_cfv _cfg_jobs_at="$KIT_CONFIG line $1" ;;
+	KERNEL_GIT) _cfp=$_cfg_kg_n ;;
+	KIT_CACHE) _cfp=$_cfg_kc_n ;;
+	OUT) _cfp=$_cfg_out_n ;;
+	JOBS) _cfp=$_cfg_jobs_n ;;
 	*) _kit_config_bad "$1" "unknown key '$(printf '%.40s' "$_cfk")'; $_kit_config_form" ;;
+	esac
+	[ -z "$_cfp" ] ||
+		_kit_config_bad "$1" "$_cfk is set twice, on line $_cfp and line $1; keep one of the two lines"
+	case $_cfk in
+	KERNEL_GIT) _cfg_kg=$_cfv _cfg_kg_n=$1 ;;
+	KIT_CACHE) _cfg_kc=$_cfv _cfg_kc_n=$1 ;;
+	OUT) _cfg_out=$_cfv _cfg_out_n=$1 ;;
+	JOBS) _cfg_jobs=$_cfv _cfg_jobs_n=$1 _cfg_jobs_at="$KIT_CONFIG line $1" ;;
 	esac
 }
 
 _kit_read_config() {
 	_cfg_kg= _cfg_kc= _cfg_out= _cfg_jobs= _cfg_jobs_at=
+	_cfg_kg_n= _cfg_kc_n= _cfg_out_n= _cfg_jobs_n=
+	# /dev/null: no configuration, said on purpose (a test, or a machine
+	# whose ~/.config holds a file for another setup)
+	[ "$KIT_CONFIG" != /dev/null ] || return 0
 	[ -e "$KIT_CONFIG" ] || return 0
 	[ -f "$KIT_CONFIG" ] && [ -r "$KIT_CONFIG" ] ||
-		die 2 "KIT_CONFIG=$KIT_CONFIG is not a readable file; fix its permissions, or point KIT_CONFIG at the kit's KEY=value file"
+		die 2 "KIT_CONFIG=$KIT_CONFIG is not a readable file; fix its permissions, or point KIT_CONFIG at the kit's KEY=value file (/dev/null for none)"
 	_cfn=0
+	_cfbom=$(printf '\357\273\277')
 	while IFS= read -r _cfr || [ -n "$_cfr" ]; do
 		_cfn=$((_cfn + 1))
+		# a UTF-8 byte order mark is no part of the first key
+		[ "$_cfn" -ne 1 ] || _cfr=${_cfr#"$_cfbom"}
 		_kit_config_line "$_cfn" "$_cfr"
 	done <"$KIT_CONFIG"
 }
@@ -157,6 +205,39 @@ case $JOBS in
 esac
 export KERNEL_GIT KIT_CACHE OUT JOBS KIT_ROOT KIT_SOURCE_CONFIGURED
 
+# The build lock: one kernel build at a time, boots beside each other but
+# never beside a build (build.sh, cross.sh, testvm/verify-kernel.sh).  It
+# is the user's own file: in $XDG_RUNTIME_DIR (a folder only its user can
+# write, per login), else in the kit cache.  A single path in /tmp was
+# created by whoever ran first, and every other user then failed to open
+# it.  KIT_LOCK=<file> names another one (the tests each use their own).
+if [ -z "${KIT_LOCK:-}" ]; then
+	if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -d "$XDG_RUNTIME_DIR" ] && [ -w "$XDG_RUNTIME_DIR" ] && [ -O "$XDG_RUNTIME_DIR" ]; then
+		KIT_LOCK=$XDG_RUNTIME_DIR/$KIT_NAME.build.lock
+	else
+		KIT_LOCK=$KIT_CACHE/build.lock
+	fi
+fi
+export KIT_LOCK
+
+# build_lock_ready: KIT_LOCK can be opened for appending, so that the
+# caller's `exec N>>"$KIT_LOCK"` cannot fail with a raw shell error (which
+# also ends the script): exit 2 with the path and the fix otherwise.
+# Opened with >>, never >: a lock is never truncated, and a file of the
+# same name that is not the kit's keeps its content.  A symbolic link is
+# refused rather than followed: the lock is a plain file the kit makes.
+# (A shell cannot open without following links: between the check and
+# the open a link could still appear, but only from someone who may write
+# the folder: $XDG_RUNTIME_DIR is the user's alone, and a KIT_CACHE shared
+# on purpose is shared with users the user trusts.)
+build_lock_ready() {
+	[ ! -L "$KIT_LOCK" ] ||
+		die 2 "the build lock $KIT_LOCK is a symbolic link, which the kit does not follow; remove it (rm $KIT_LOCK), or set KIT_LOCK=<a file of your own>"
+	if ! mkdir -p -- "$(dirname -- "$KIT_LOCK")" 2>/dev/null || ! (true >>"$KIT_LOCK") 2>/dev/null; then
+		die 2 "cannot open the build lock $KIT_LOCK for writing (owned by another user, or its folder is read-only); set KIT_LOCK=<a file you can write>, or remove that file"
+	fi
+}
+
 # rmtree DIR...: remove scratch folders from an EXIT trap. Never fails: under
 # set -e a failing command in an EXIT trap turns a successful run's exit
 # status into 1 (dash), so a cleanup hiccup must not fail the work it follows.
@@ -185,13 +266,40 @@ is_plain_name() {
 	return 1
 }
 
+# The longest NAME: it names a folder in OUT, a column of the verdict
+# table, and with a suffix a pick's or a mutant's folder.  A longer one
+# (beyond the file system's 255) failed only when its folder was made,
+# after minutes of work, with exit 1.
+KIT_NAME_MAX=64
+
 # check_name WHAT VALUE: refuse (exit 2) a NAME, BRANCH ... that is not a
 # plain name, before anything is read or written with it: $OUT/<name> and
 # branches/<name>.conf must stay where they are (NAME=../../tmp/x would
 # write outside OUT; BRANCH=../../x would source any *.conf).
 check_name() {
 	is_plain_name "$2" ||
-		die 2 "$1='$2' is not a plain name; use letters, digits, '.', '_' and '-' only, starting with a letter or digit (no '/')"
+		die 2 "$1='$(printf '%s' "$2" | tr -d '\000-\037\177' | cut -c1-80)' is not a plain name; use letters, digits, '.', '_' and '-' only, starting with a letter or digit (no '/', no blank)"
+	[ ${#2} -le $KIT_NAME_MAX ] ||
+		die 2 "$1='$(printf '%.40s' "$2")...' is ${#2} characters long; use at most $KIT_NAME_MAX"
+}
+
+# check_branch VALUE: BRANCH is a plain name (load_branch then says whether
+# there is such a branch).
+check_branch() {
+	is_plain_name "$1" ||
+		die 2 "BRANCH='$(printf '%s' "$1" | tr -d '\000-\037\177' | cut -c1-80)' is not a branch name; set BRANCH=<name>, one of: $(list_branches | tr '\n' ' ')"
+}
+
+# check_inputs WHAT...: NAME and/or BRANCH as the user gave them, checked
+# first thing, before any work (a bad NAME was once found only after
+# minutes of spatch); a NAME the script derives is checked where it is.
+check_inputs() {
+	for _ci; do
+		case $_ci in
+		NAME) [ -z "${NAME:-}" ] || check_name NAME "$NAME" ;;
+		BRANCH) [ -z "${BRANCH:-}" ] || check_branch "$BRANCH" ;;
+		esac
+	done
 }
 
 # tree_run_name TREE: the output name of a TREE= run, in _trn: NAME= when
@@ -211,8 +319,7 @@ tree_run_name() {
 load_branch() {
 	_name=$1
 	[ -n "$_name" ] || die 2 "no branch given; set BRANCH=<name> (one of: $(list_branches | tr '\n' ' '))"
-	is_plain_name "$_name" ||
-		die 2 "BRANCH='$_name' is not a branch name; set BRANCH=<name>, one of: $(list_branches | tr '\n' ' ')"
+	check_branch "$_name"
 	_f=$KIT_ROOT/branches/$_name.conf
 	[ -r "$_f" ] || die 2 "unknown branch '$_name'; known branches: $(list_branches | tr '\n' ' ')(add branches/$_name.conf to define it)"
 	BR_NAME= BR_VERSION= BR_SOURCE= BR_COMMIT= BR_HOST_SERIES= BR_CONFIG= \
@@ -234,6 +341,15 @@ list_branches() {
 	done
 }
 
+# umask_mode FILE: give FILE the mode a plain `>` would have given it,
+# 0666 less the umask.  mktemp makes its file 0600 whatever the umask, and
+# the rename below keeps that mode: result.json and the records were
+# unreadable to a group that `umask 002` meant to share them with.
+umask_mode() {
+	_um=$(umask)
+	chmod "$(printf '%o' $((0666 & ~0$_um)))" "$1"
+}
+
 # Atomic write: write stdin to "$1" via a temp file in the same folder.
 # The writer's failure must reach here: pipe a generator into atomic_write
 # only when the generator's status does not matter; otherwise render into
@@ -241,7 +357,7 @@ list_branches() {
 atomic_write() {
 	_dst=$1
 	_tmp=$(mktemp "$_dst.XXXXXX") || die 1 "cannot create a temp file beside $_dst"
-	if cat >"$_tmp"; then mv -f "$_tmp" "$_dst"
+	if cat >"$_tmp" && umask_mode "$_tmp"; then mv -f "$_tmp" "$_dst"
 	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
 }
 
@@ -250,8 +366,34 @@ atomic_write() {
 atomic_install() {
 	_dst=$2
 	_tmp=$(mktemp "$_dst.XXXXXX") || die 1 "cannot create a temp file beside $_dst"
-	if cat "$1" >"$_tmp" && mv -f "$_tmp" "$_dst"; then :
+	if cat "$1" >"$_tmp" && umask_mode "$_tmp" && mv -f "$_tmp" "$_dst"; then :
 	else rm -f "$_tmp"; die 1 "cannot write $_dst"; fi
+}
+
+# The output root's mark: the kit writes it into an OUT it creates, and
+# make clean (scripts/clean.sh) removes only a folder that carries it (or
+# one that holds nothing but what the kit writes there).  OUT is a common
+# variable name: `export OUT=~/important` must never make it the kit's.
+KIT_OUT_MARK=.stable-backport-kit-out
+
+# out_root: create OUT, marked as the kit's, when it does not exist.  An
+# OUT that exists is left as it is: a folder the user made (or named by
+# mistake) does not become the kit's by being written into.  Call it
+# before the first write under OUT (out_root_for does it for a path).
+out_root() {
+	[ ! -d "$OUT" ] || return 0
+	mkdir -p -- "$(dirname -- "$OUT")" || die 1 "cannot create $(dirname -- "$OUT")"
+	# mkdir without -p: of two runs making OUT at once, exactly one marks it
+	if mkdir -- "$OUT" 2>/dev/null; then
+		printf 'The output root of stable-backport-kit, made by it: make clean (scripts/clean.sh) removes this folder.\n' \
+			>"$OUT/$KIT_OUT_MARK" || die 1 "cannot write $OUT/$KIT_OUT_MARK"
+	elif [ ! -d "$OUT" ]; then
+		die 1 "cannot create OUT=$OUT"
+	fi
+}
+# out_root_for PATH: out_root when PATH lies under OUT.
+out_root_for() {
+	case $1 in "$OUT"/*) out_root ;; esac
 }
 
 # result.json's layout version: bump when a field changes meaning.
@@ -265,6 +407,7 @@ KIT_RESULT_SCHEMA=2
 result_update() {
 	_rf=$1; shift
 	_rd=$(dirname "$_rf")
+	out_root_for "$_rf"
 	mkdir -p "$_rd" || die 1 "cannot create $_rd"
 	(
 		flock 8 || die 1 "cannot lock $_rf.lock"
@@ -279,11 +422,10 @@ result_update() {
 		# output (the first jq failed) is refused, never installed
 		# (jq 1.6 -e exits 0 on empty input: test for the object explicitly)
 		jq "$@" "$_rf" | jq --argjson s "$KIT_RESULT_SCHEMA" '.schema = $s' >"$_tmp"
-		if [ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$_tmp" 2>/dev/null)" = true ]; then
-			mv -f "$_tmp" "$_rf"
-		else
+		if [ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$_tmp" 2>/dev/null)" != true ]; then
 			rm -f "$_tmp"; die 1 "cannot update $_rf (jq failed)"
 		fi
+		umask_mode "$_tmp" && mv -f "$_tmp" "$_rf" || { rm -f "$_tmp"; die 1 "cannot write $_rf"; }
 	) 8>>"$_rf.lock" || exit $?
 }
 

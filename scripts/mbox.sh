@@ -410,6 +410,7 @@ check_patches
 need_cmd git perl awk
 sign=
 [ "${SIGNOFF:-}" != 1 ] || sign=$(signoff_line)
+out_root
 mkdir -p "$OUT/$NAME" || die 1 "cannot create $OUT/$NAME"
 work=$(mktemp -d "$OUT/$NAME/.mbox.XXXXXX") || die 1 "cannot create a temp folder in $OUT/$NAME"
 trap 'rmtree "$work"' EXIT

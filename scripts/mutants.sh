@@ -36,6 +36,9 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
+# NAME reaches build.sh, which refuses a bad one only after the first
+# mutant's series is made: refused here first
+check_inputs NAME BRANCH
 load_branch "$BRANCH"
 series=$KIT_ROOT/backports/$BRANCH/series
 [ -r "$series" ] || die 2 "no security series for $BRANCH; run 'make series BRANCH=$BRANCH' first"
@@ -122,6 +125,7 @@ run_mutant() {
 	fi
 	kind=mutant-$(echo "$1" | tr 'A-Z+' 'a-z-')
 	sdir=$OUT/$BRANCH/$kind.series
+	out_root
 	rm -rf "$sdir"; mkdir -p "$sdir" || die 1 "cannot create $sdir"
 	for p in $(grep -v '^#' "$series"); do
 		case " $drop " in *" $p "*) continue ;; esac

@@ -202,6 +202,7 @@ make_pick() {
 	pdir=$OUT/$_b/pick-$name
 	rec=$OUT/$_b/picks/$name.json
 	full=$KIT_ROOT/backports/$_b
+	out_root
 	mkdir -p "$OUT/$_b/picks" || die 1 "cannot create $OUT/$_b/picks"
 	tmp=$OUT/$_b/.pick-$name.tmp.$$
 	rmtree "$tmp"

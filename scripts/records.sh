@@ -311,6 +311,7 @@ for cve in $fixes; do
 done
 
 # Installed only once every fix's records are valid.
+out_root_for "$dst"
 mkdir -p "$dst" || die 1 "cannot create $dst"
 for cve in $fixes; do
 	atomic_install "$work/$cve.osv.json" "$dst/$cve.osv.json"

@@ -26,6 +26,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
+# NAME only names a TREE='s series folder: checked only then
+check_inputs BRANCH ${TREE:+NAME}
 tree_mode=
 if [ -n "${TREE:-}" ] && [ -z "${SERIES_TREE:-}" ]; then
 	tree_mode=1
@@ -71,8 +73,8 @@ fi
 if [ -n "$src" ]; then
 	progress "$BRANCH" series "scratch copy of $(basename "$src")"
 	cp -a "$src/." "$work/tree"
+	chmod -R u+w "$work/tree"	# first: only root removes from a read-only folder
 	rm -f "$work/tree/.kit-verified"
-	chmod -R u+w "$work/tree"
 else
 	# a checked copy of the export, made under its lock: a repair running
 	# meanwhile cannot hand us half a tree
@@ -181,6 +183,7 @@ sh "$KIT_ROOT/scripts/series-order.sh" "$work/out/series" ||
 	die 1 "the generated series for $BRANCH breaks the ordering rule"
 
 # Rename into place (or into SERIES_OUT).
+out_root_for "$dest"
 mkdir -p "$(dirname "$dest")"
 rm -rf "$dest.new"
 mv "$work/out" "$dest.new"

@@ -26,6 +26,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
 TREE=${TREE:-}
+check_inputs NAME BRANCH
 if [ -n "$TREE" ]; then
 	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE" ${BRANCH:+"$BRANCH"}) || exit $?
 	tree_run_name "$TREE"; NAME=$_trn
@@ -49,9 +50,10 @@ if [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; then
 	arches_has "$ARCHES_LIST" "$BR_ARCH" ||
 		die 2 "ARCHES='$ARCHES' has no $BR_ARCH, and make verify boots $BR_ARCH kernels; add $BR_ARCH, or check that pick with 'make cross BRANCH=$BRANCH ARCHES=...'"
 	pick=$(arches_name "$ARCHES_LIST" "${HARDENING:-1}")
+	NAME=${NAME:-$BRANCH-pick-$pick}
+	check_name NAME "$NAME"	# before the pick's work
 	SERIES_DIR=$(sh "$KIT_ROOT/scripts/pick.sh" "$BRANCH") || exit $?
 	pick_rec=$OUT/$BRANCH/picks/$pick.json
-	NAME=${NAME:-$BRANCH-pick-$pick}
 	export SERIES_DIR
 fi
 # pick_verify <jq filter>: set .verify of the pick's record (no pick: nothing).
@@ -71,6 +73,7 @@ result=$OUT/$NAME/result.json
 
 if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
+out_root
 mkdir -p "$OUT/$NAME"
 # An earlier run's gate must not outlive this one, whatever stops it.
 rm -f "$OUT/$NAME/gate.json" "$OUT/$NAME/manifest.json"

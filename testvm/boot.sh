@@ -19,6 +19,9 @@
 #   end=<qemu|panic|crash|silence|timeout> seconds=<s> qemu_rc=<rc> accel=<a> cmdline=<...>
 # Exit 0 when QEMU ran (whatever the guest did), 1 when it could not start.
 set -u
+# numbers the C way: seconds=<s> and the watchdog's sums, under any locale
+LC_ALL=C
+export LC_ALL
 [ $# -ge 3 ] || { echo "usage: boot.sh KERNEL INITRD LOG [EXTRA_CMDLINE...]" >&2; exit 2; }
 kernel=$1 initrd=$2 log=$3
 shift 3

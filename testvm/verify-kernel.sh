@@ -22,6 +22,10 @@
 #   fixes = each fix's verdicts of the boots merged the same way (a fix
 #   NOT-TESTED in any boot is not SURVIVED: testvm/README.md "Verdicts").
 set -u
+# numbers the C way: awk's printf "%.2f" below writes "1,28" under de_DE,
+# which jq's tonumber refuses (scripts/lib.sh sets the same for the kit)
+LC_ALL=C
+export LC_ALL
 here=$(cd "$(dirname "$0")" && pwd)
 KIT_ROOT=${KIT_ROOT:-$(cd "$here/.." && pwd)}
 [ $# -eq 2 ] || { echo "usage: verify-kernel.sh BZIMAGE OUTDIR" >&2; exit 2; }
@@ -101,7 +105,13 @@ rm -f "$outdir/boot.key" "$outdir"/boot-*.json "$outdir"/boot-*.log.attempt1
 # builds take it alone), so they run beside each other but not beside a
 # build.  The wait is not part of a boot's seconds.
 if command -v flock >/dev/null 2>&1; then
-	exec 6>>"${KIT_LOCK:-/tmp/stable-backport-kit.build.lock}"	# scripts/lib.sh exports it
+	# the user's build lock: scripts/lib.sh exports KIT_LOCK, and decides it
+	# for a run of this script alone too
+	[ -n "${KIT_LOCK:-}" ] || KIT_LOCK=$(KIT_ROOT=$KIT_ROOT sh -c '. "$KIT_ROOT/scripts/lib.sh" && printf %s "$KIT_LOCK"') ||
+		die 2 "cannot tell where the build lock is; set KIT_LOCK=<a file you can write>"
+	[ ! -L "$KIT_LOCK" ] && mkdir -p "$(dirname "$KIT_LOCK")" 2>/dev/null && (true >>"$KIT_LOCK") 2>/dev/null ||
+		die 2 "cannot open the build lock $KIT_LOCK for writing (a symbolic link, owned by another user, or its folder is read-only); set KIT_LOCK=<a file you can write>, or remove that file"
+	exec 6>>"$KIT_LOCK"
 	if ! flock -n -s 6; then
 		echo "verify-kernel.sh: a kernel build is running; the boot waits for it" >&2
 		flock -s 6 || die 1 "cannot take the build lock"

@@ -29,9 +29,11 @@ series_dir=$KIT_ROOT/backports/$BRANCH
 # the source first: an unreachable one leaves the last run's output as it was
 sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH" >/dev/null || exit $?
 top=$OUT/$BRANCH/ppc64-boot
-exec 9>"${KIT_LOCK:-/tmp/$KIT_NAME.build.lock}"
+build_lock_ready	# KIT_LOCK: scripts/lib.sh
+exec 9>>"$KIT_LOCK"
 flock -n 9 || { progress "$BRANCH" wait "another kernel build is running; waiting for it"; flock 9; }
 chmod -R u+w "$top" 2>/dev/null || :
+out_root
 rm -rf "$top"; mkdir -p "$top"
 result() { echo "$1" >"$top/result.txt"; progress "$BRANCH" ppc64-boot "$1"; }
 

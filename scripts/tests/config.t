@@ -83,9 +83,43 @@ refused "a relative OUT in the file is refused" 1 "is a relative path; write it 
 cfg 'KIT_CACHE=~/cache'
 probe "$tmp/config"
 refused "~ is refused, not kept as a folder named ~" 1 "asks for expansion"
-cfg 'KERNEL_GIT="/a" # comment'
+cfg 'KERNEL_GIT="/a"# comment'
 probe "$tmp/config"
-refused "a comment after a quoted value is refused" 1 "stray quote"
+refused "a '#' right after a closing quote (no blank before it) is a stray quote" 1 "stray quote"
+
+# Trailing comments: from the first '#' with a blank just before it,
+# outside quotes; a '#' with no blank before it is part of the value.
+cfg 'KERNEL_GIT=https://example.org/linux.git#main   # the mirror' "OUT=\"/srv/out #1\" # quoted: its '#' stays" \
+	"KIT_CACHE=/srv/cache	# a tab before it, and a quote in it: it's fine" "JOBS=3 # three$cr"
+probe "$tmp/config"
+if [ $rc -eq 0 ] && has 'KERNEL_GIT=https://example.org/linux.git#main' && has 'OUT=/srv/out #1' &&
+	has 'KIT_CACHE=/srv/cache' && has 'JOBS=3'; then
+	t_ok "a trailing ' # comment' is dropped; '#' without a blank before it, or inside quotes, is kept"
+else t_fail "a trailing ' # comment' is dropped; '#' without a blank before it, or inside quotes, is kept" "rc=$rc" "$out" "$err"; fi
+
+# A UTF-8 byte order mark (Notepad writes one) before the first key.
+printf '\357\273\277KERNEL_GIT=/srv/bom.git\nJOBS=2\n' >"$tmp/config"
+probe "$tmp/config"
+[ $rc -eq 0 ] && has 'KERNEL_GIT=/srv/bom.git' && has 'JOBS=2' &&
+	t_ok "a UTF-8 byte order mark at the start is skipped" ||
+	t_fail "a UTF-8 byte order mark at the start is skipped" "rc=$rc" "$out" "$err"
+printf 'JOBS=2\n\357\273\277KERNEL_GIT=/srv/bom.git\n' >"$tmp/config"
+probe "$tmp/config"
+refused "a byte order mark anywhere else is not skipped" 2 "unknown key"
+
+# A key set twice: neither line is taken, both are named.
+cfg 'KERNEL_GIT=/srv/a.git' '# later:' '' 'KERNEL_GIT=/srv/b.git'
+probe "$tmp/config"
+refused "a key set twice is refused, naming both lines" 4 "KERNEL_GIT is set twice, on line 1 and line 4; keep one of the two lines"
+cfg 'OUT=' 'OUT=/srv/out'
+probe "$tmp/config"
+refused "an empty setting counts as a setting (OUT= then OUT=/x)" 2 "OUT is set twice, on line 1 and line 2"
+
+# KIT_CONFIG=/dev/null: no configuration, on purpose.
+probe /dev/null
+[ $rc -eq 0 ] && [ -z "$err" ] && has "OUT=$root/out" && has "CONFIGURED=0" &&
+	t_ok "KIT_CONFIG=/dev/null is no configuration (the defaults), not an error" ||
+	t_fail "KIT_CONFIG=/dev/null is no configuration (the defaults), not an error" "rc=$rc" "$out" "$err"
 
 cfg '' 'JOBS=0'
 probe "$tmp/config"
@@ -147,12 +181,15 @@ home_probe
 mkdir -p "$tmp/kit/out" "$tmp/cfg-out"
 cp -R Makefile scripts branches "$tmp/kit/"
 : >"$tmp/kit/out/keep"; : >"$tmp/cfg-out/made"
+# both made by the kit (make clean removes only an OUT with the kit's mark)
+: >"$tmp/kit/out/.stable-backport-kit-out"; : >"$tmp/cfg-out/.stable-backport-kit-out"
 cfg "OUT=$tmp/cfg-out"
 env -u OUT KIT_CONFIG="$tmp/config" make -s -C "$tmp/kit" clean >/dev/null 2>&1
 if [ ! -e "$tmp/cfg-out" ] && [ -e "$tmp/kit/out/keep" ]; then
 	t_ok "make clean with OUT only in the file removes the file's OUT, not ./out"
 else t_fail "make clean with OUT only in the file removes the file's OUT, not ./out"; fi
 mkdir -p "$tmp/cfg-out" "$tmp/cmd-out"
+: >"$tmp/cfg-out/.stable-backport-kit-out"; : >"$tmp/cmd-out/.stable-backport-kit-out"
 env -u OUT KIT_CONFIG="$tmp/config" make -s -C "$tmp/kit" clean OUT="$tmp/cmd-out" >/dev/null 2>&1
 [ -e "$tmp/cfg-out" ] && [ ! -e "$tmp/cmd-out" ] &&
 	t_ok "OUT on make's command line beats the file's" || t_fail "OUT on make's command line beats the file's"

@@ -302,6 +302,19 @@ check_inputs() {
 	done
 }
 
+# tree_run_name TREE: the output name of a TREE= run, in _trn: NAME= when
+# given, else "tree-<the tree folder's name>".  A TREE= run never writes
+# into a branch's folder (OUT/<branch>/, which the report and the records
+# present as the kit's own branch): the default cannot be a branch name,
+# and NAME= equal to one is refused (exit 2).
+tree_run_name() {
+	if [ -n "${NAME:-}" ]; then _trn=$NAME
+	else _trn=tree-$(basename "$(cd "$1" && pwd)"); fi
+	check_name NAME "$_trn"
+	[ ! -e "$KIT_ROOT/branches/$_trn.conf" ] ||
+		die 2 "NAME=$_trn is a branch name; a TREE= run writes to OUT/<name>/ and must not overwrite the branch's result: set NAME=<another name> (default tree-<folder>)"
+}
+
 # Load a branch definition into BR_* variables.
 load_branch() {
 	_name=$1

@@ -53,7 +53,7 @@ resolve_series() {
 		[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
 			die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
 		BRANCH=$det
-		NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+		tree_run_name "$TREE"; NAME=$_trn
 		check_name NAME "$NAME"
 		sdir=$OUT/$NAME/tree-series
 		[ -r "$sdir/series" ] ||

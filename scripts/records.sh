@@ -11,12 +11,12 @@
 #   <CVE>.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
 #
 # What each says, and where it comes from: scripts/records/README.md.
-# A branch is claimed fixed for a CVE only when its gate passed with the
-# unpatched kernel VULNERABLE and the patched one SURVIVED for that CVE
-# (.boots.<kind>.fixes.<CVE>.verdict; a result file from before per-fix
-# verdicts: the kernel's verdict, for legacy_fix below only), and only for
-# the series that run verified (its sha256 in result.json must match the
-# series now); each record carries the patches of the changes whose
+# What a branch is for a CVE is its gate's word (OUT/<branch>/gate.json,
+# scripts/gate.sh: .fixes.<CVE>.status): "fixed" only when the branch's
+# gate passed as a whole (every kernel the run's manifest required, every
+# fix on each), never on one fix's entries while another failed; and only
+# for the series that run verified (its sha256 in result.json must match
+# the series now); each record carries the patches of the changes whose
 # References: names its CVE; their patch ids come from the mails of `make
 # mbox` in OUT/<b>/mbox/ when they are there (each checked against the
 # series' patch), else from the quilt patches.
@@ -134,42 +134,14 @@ for cve in $fixes; do
 		"$work/all-changes.json" >"$work/changes.$cve.json"
 done
 
-# Result files made before the guest judged each fix apart (no .fixes in
-# a boot) judged one fix alone, the one whose FIX says Legacy-results: yes
-# (backports/fixes/README.md): the kernel's verdict is its verdict.
-legacy_fix=$(for f in $(kit_fixes); do [ "$(fix_field "$f" Legacy-results)" != yes ] || echo "$f"; done | head -1)
-
-# status <result> <fix>: what the run says of the branch for that fix.
-# Where the gate holds each fix apart (gate.kernels.<kind>.fixes, every
-# run of the per-fix guest), the fix is judged on its own entries, whatever
-# another fix did: "fixed" needs the patched kernel SURVIVED and the
-# unpatched one VULNERABLE for that fix, both as the gate required; the
-# unpatched kernel SURVIVED as required (a tree that already carries the
-# fix) is "already fixed"; "partly verified": the patched kernel held but
-# the gate did not hold the unpatched one (VERIFY_KINDS=, or its verdict
-# was not what it must be); "not tested": the patched kernel has no
-# verdict for the fix, or NOT-TESTED.  An older result file (one verdict
-# per kernel, legacy_fix's) needs the whole gate passed.
+# status <gate> <fix>: what the run says of the branch for that fix, as
+# its gate decided it ("not verified": no gate record).  UNREACHABLE is
+# said in full: the flaw is there, no route reaches it, the fix is applied
+# (testvm/README.md "Verdicts"); that is not "fixed and proven".
 status() {
-	jq -r --arg c "$2" --arg legacy "$legacy_fix" '
-	  def v(k): if .gate.kernels[k] == null then null
-	    elif .boots[k].fixes != null then .boots[k].fixes[$c].verdict
-	    elif $c == $legacy then .gate.kernels[k].verdict else null end;
-	  def g(k): .gate.kernels[k].fixes[$c];
-	  if .gate == null then "not verified"
-	  elif .gate.status == "pass" and .security.status == "already fixed" then "already fixed"
-	  elif .gate.kernels.patched.fixes != null then
-	    if g("patched") == null or v("patched") == null or v("patched") == "NOT-TESTED" then "not tested"
-	    elif (g("patched").ok | not) or v("patched") != "SURVIVED" then "not fixed"
-	    elif g("unpatched") == null or (g("unpatched").ok | not) then "partly verified"
-	    elif g("unpatched").expected == "SURVIVED" then "already fixed"
-	    elif v("unpatched") == "VULNERABLE" then "fixed"
-	    else "partly verified" end
-	  elif .gate.status != "pass" then "not fixed"
-	  elif v("patched") == "SURVIVED" and v("unpatched") == "VULNERABLE" then "fixed"
-	  elif v("patched") == "SURVIVED" or .gate.kernels.patched == null then "partly verified"
-	  elif v("patched") == null or v("patched") == "NOT-TESTED" then "not tested"
-	  else "not fixed" end' "$1"
+	[ -r "$1" ] || { echo "not verified"; return 0; }
+	jq -r --arg c "$2" '.fixes[$c].status // "not verified"
+	  | if . == "unreachable" then "flaw present, not reachable; fix applied" else . end' "$1"
 }
 
 # patches <branch> <result>: the verified series as JSON lines, one per
@@ -218,8 +190,11 @@ for b in $found; do
 	load_branch "$b"
 	pid_src=
 	sts='' anyfixed=''
+	g=$OUT/$b/gate.json
+	[ ! -e "$g" ] || jq -e '.status == "pass" or .status == "fail"' "$g" >/dev/null 2>&1 ||
+		die 1 "$g is not a readable gate record (truncated or not JSON); rerun 'make verify BRANCH=$b' (or remove it); $dst left as it was"
 	for cve in $fixes; do
-		st=$(status "$r" "$cve")
+		st=$(status "$g" "$cve")
 		sts="$sts${sts:+, }$cve $st"
 		[ "$st" != fixed ] || anyfixed=1
 		printf '%s\n' "$st" >"$work/status.$b.$cve"
@@ -228,8 +203,12 @@ for b in $found; do
 	if [ -n "$anyfixed" ]; then
 		patches "$b" "$r" >"$work/patches.$b"
 	fi
-	sdir=$(jq -r --arg b "$b" 'if .provenance.series_dir then "SERIES_DIR=" + (.provenance.series_dir | split("/") | .[-1])
-	  else "backports/" + $b end' "$r")
+	# the series the run pushed, named without this machine's paths
+	sdir=$(jq -r --arg b "$b" '.provenance as $p | ($p.series_dir // "") as $d
+	  | if $p.series_from == "SERIES_DIR" or ($p.series_from == null and $d != "") then "SERIES_DIR=" + ($d | split("/") | .[-1])
+	    elif $d == "" or ($d | endswith("/backports/" + $b)) then "backports/" + $b
+	    elif $p.series_from == "tree-series" or ($d | endswith("/tree-series")) then "tree-series (made for TREE=)"
+	    else "the plan'"'"'s series (the changes the tree missed)" end' "$r")
 	jq -e -s --slurpfile a "$work/all-changes.json" 'map(.upstream) - ($a[0] | map(.upstream)) | length == 0' \
 		"$work/patches.$b" >/dev/null ||
 		die 1 "[$b] a patch of the series names an upstream commit none of backports/fixes/*/changes/*/INFO has"
@@ -238,20 +217,19 @@ for b in $found; do
 		# the series only where this fix is claimed
 		pf=/dev/null
 		[ "$st" != fixed ] || pf=$work/patches.$b
-		jq -s --slurpfile r "$r" --slurpfile ch "$work/changes.$cve.json" --arg b "$b" --arg st "$st" \
+		gj=$g; [ -r "$gj" ] || gj=/dev/null
+		jq -s --slurpfile r "$r" --slurpfile gg "$gj" --slurpfile ch "$work/changes.$cve.json" --arg b "$b" --arg st "$st" \
 			--arg ver "$BR_VERSION" --arg src "$pid_src" --arg sdir "$sdir" \
-			--arg cve "$cve" --arg legacy "$legacy_fix" '
-		  ($r[0]) as $x | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
-		  | def boot(k): $x.boots[k] as $o | if $o == null then null
-		      elif $o.fixes == null and $cve == $legacy then
-		        {verdict: $o.verdict, expected: $o.expected, tests: $o.tests, seconds: $o.seconds,
-		         signature: $o.signature}
-		      else ($o.fixes[$cve] // {verdict: "none", tests: null,
+			--arg cve "$cve" '
+		  ($r[0]) as $x | ($gg[0] // {}) as $g | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
+		  | def boot(k): ($g.kernels // {})[k] as $o | if $o == null then null
+		      elif ($o.booted | not) then {verdict: "none", expected: $o.expected, tests: null, seconds: null, signature: $o.why}
+		      else ($o.fixes[$cve] // {verdict: "none", tests: null, expected: null,
 		              signature: "this boot has no verdict for \($cve)"}) as $v
-		        | {verdict: $v.verdict, expected: ($x.gate.kernels[k].fixes[$cve].expected // $o.expected),
-		           tests: $v.tests, seconds: $o.seconds, signature: $v.signature} end;
+		        | {verdict: $v.verdict, expected: $v.expected,
+		           tests: ($v.tests // $o.tests), seconds: $o.seconds, signature: $v.signature} end;
 		  {branch: $b, base_version: $ver, base_commit: ($x.base_commit // null), status: $st,
-		   gate: ($x.gate.status // "not run"),
+		   gate: ($g.status // "not run"), why: ($g.fixes[$cve].why // null),
 		   verdicts: {unpatched: boot("unpatched"), patched: boot("patched")},
 		   kit_commit: ($x.provenance.kit_commit // null), recorded_at: ($x.provenance.recorded_at // null),
 		   series: (if length == 0 then null else
@@ -274,7 +252,7 @@ for cve in $fixes; do
 	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
 	  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
 	     aliases: [$f.cve], summary: $f.summary,
-	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
+	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its gate passed as a whole: every kernel the run required was what it must be for every fix (the unpatched one VULNERABLE, the patched one SURVIVED the reproducers and the regression tests); a branch whose gate failed is never listed as fixed.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
 	     affected: [{
 	       package: {ecosystem: "Linux", name: "Kernel"},
 	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
@@ -300,6 +278,7 @@ for cve in $fixes; do
 	   comments: ({($kit): ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
 	     + ($br | map({key: "kit/\(.branch)", value: (
 	        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
+	        + (if .gate == "fail" and .why then " (\(.why))" else "" end)
 	        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
 	        + verdict("unpatched") + "\n" + verdict("patched")
 	        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"

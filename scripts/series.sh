@@ -37,7 +37,7 @@ if [ -n "${TREE:-}" ] && [ -z "${SERIES_TREE:-}" ]; then
 	[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
 		die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
 	BRANCH=$det
-	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+	tree_run_name "$TREE"; NAME=$_trn
 	check_name NAME "$NAME"
 	SERIES_TREE=$TREE SERIES_OUT=$OUT/$NAME/tree-series
 fi

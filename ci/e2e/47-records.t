@@ -23,8 +23,6 @@ out=$(sh scripts/records.sh 2>&1); rc=$?
 # each fix of the series: every References: value of its changes
 cves=$(for i in backports/fixes/*/changes/*/INFO; do sed -n '/^$/q; s/^References: //p' "$i"; done |
 	tr ' ' '\n' | sed '/^$/d' | sort -u)
-# the fix a result file from before per-fix verdicts judged (records.sh)
-legacy=$(for f in backports/fixes/*/FIX; do sed -n '/^$/q; /^Legacy-results: yes$/p' "$f" | grep -q . && basename "$(dirname "$f")"; done | head -1)
 for cve in $cves; do
 osv=$OUT/records/$cve.osv.json yml=$OUT/records/$cve.yml
 # shellcheck disable=SC2086
@@ -36,10 +34,11 @@ c=$(sh scripts/records.sh --check "$osv" "$yml" $names 2>&1) &&
 ids=$(grep -l "^References: $cve\$" backports/fixes/*/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
 for b in $names; do
 	r=$OUT/$b/result.json
-	# this fix's verdicts (the kernel's, for the legacy fix in a result from before per-fix verdicts)
-	g=$(jq -r --arg c "$cve" --arg legacy "$legacy" '[.gate.status] + ([.gate.kernels.unpatched, .gate.kernels.patched]
+	# this fix's verdicts (none in a result from before per-fix verdicts:
+	# records.sh reads the gate's record, scripts/gate.sh)
+	g=$(jq -r --arg c "$cve" '[.gate.status] + ([.gate.kernels.unpatched, .gate.kernels.patched]
 	  | map(if . == null then "none" elif .fixes then (.fixes[$c].verdict // "none")
-	        elif $c == $legacy then .verdict else "none" end)) | join(" ")' "$r")
+	        else "none" end)) | join(" ")' "$r")
 	st=$(jq -r --arg b "$b" '.affected[0].database_specific.kit_branches[$b].status' "$osv")
 	if [ "$g" != "pass VULNERABLE SURVIVED" ]; then
 		[ "$st" != fixed ] && ! jq -e --arg k "kit/$b" '."fixed-by" | has($k)' "$tmp/y.json" >/dev/null &&

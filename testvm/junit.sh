@@ -11,8 +11,8 @@
 # command line as properties, a testcase per guest test (TAP "ok"/"not ok"
 # lines of the boot's log; "not ok" is a failure whose text is the test's
 # "# ..." diagnostics; "# SKIP" is skipped) under its fix: classname
-# "NAME.KIND.<CVE>", the fix its name starts with ("CVE-2010-3081 ...") or
-# else the boot's first fix (CVE-2010-0307, whose tests carry no prefix).
+# "NAME.KIND.<ID>", the fix its name starts with (every fix program names
+# its tests "<ID> <class>: ...", testvm/README.md "Fix programs").
 # Then, for every required kernel, one testsuite "NAME KIND gate": a
 # testcase for the kernel's verdict and one per fix, each failing where
 # the gate says it is not ok; a kernel that was not booted has one failing

@@ -15,7 +15,8 @@ export LC_ALL := C
 	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
 
 help:
-	@echo 'Stable-branch backport kit (CVE-2010-0307, CVE-2010-3081 on v2.6.26-v2.6.32)'
+	@echo 'Stable-branch backport kit: $(notdir $(patsubst %/FIX,%,$(wildcard backports/fixes/*/FIX))) on v2.6.26-v2.6.32'
+	@echo '(one folder per fix in backports/fixes/; docs/adding-a-fix.md adds one)'
 	@echo
 	@echo 'Main job and tests (each installs the Debian packages it needs):'
 	@echo '  make all                 build, patch and verify every reachable branch'
@@ -32,7 +33,8 @@ help:
 	@echo '  make series-all          make series for every v2.6 branch'
 	@echo '  make mbox BRANCH=b       the series as mails git am takes, upstream changelog and chain (SIGNOFF=1 signs)'
 	@echo '  make mutants BRANCH=b    drop each patch in turn, and each whole fix; show which fix'"'"'s'
-	@echo '                           verdict catches it (MUTANTS="A I CVE-2010-0307": letters or fixes)'
+	@echo '                           verdict catches it (MUTANTS="<letter> <fix> ...";'
+	@echo '                           default: $(shell sh scripts/mutants.sh --list))'
 	@echo '  make pick BRANCH=b ARCHES="x86_64 powerpc"  the smallest series for those architectures,'
 	@echo '                           with why each patch is in: $$(OUT)/b/pick-<name>/, $$(OUT)/b/picks/<name>.json'
 	@echo '                           (make verify/cross with ARCHES= prove it; docs/picks.md)'
@@ -64,7 +66,7 @@ help:
 	@echo '  NAME=<name>      output folder name for TREE= (default: the folder name)'
 	@echo '  ARCHES="<arch> ..."  architectures shipped: verify, cross, pick use the pick for them'
 	@echo '                   (x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips; default all)'
-	@echo '  HARDENING=0      leave the optional ptrace hardening (H, 04a1e62c2cec) out of a pick'
+	@echo '  HARDENING=0      leave optional hardening out of a pick (changes whose INFO says Hardening: yes)'
 	@echo '  KERNEL_GIT=<url or path>  git source of the 2.6 trees (default: kernel.org)'
 	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/stable-backport-kit)'
 	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'

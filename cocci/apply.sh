@@ -42,7 +42,7 @@ if [ $# -eq 3 ]; then
 	[ "$3" = --report ] || die 2 "unknown option '$3'; $usage"
 	mode=report
 fi
-[ -r "$rule" ] || die 2 "rule '$rule' not found (rules live in cocci/*.cocci)"
+[ -r "$rule" ] || die 2 "rule '$rule' not found (rules live in backports/fixes/<fix>/cocci/*.cocci)"
 [ -d "$tree" ] || die 2 "tree '$tree' is not a directory"
 rule=$(cd "$(dirname "$rule")" && pwd)/$(basename "$rule")
 tree=$(cd "$tree" && pwd)

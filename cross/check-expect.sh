@@ -2,6 +2,8 @@
 # check-expect.sh CELLDIR BRANCH CELL "OBJECTS" EXPECTDIR: compare the
 # functions each patch changed (CELLDIR/steps/<n>-<change>/<object>.diff,
 # objdiff output) with the expected sets EXPECTDIR/<change>.expect.
+# EXPECTDIR may be several folders joined by ':' (each fix keeps its own,
+# backports/fixes/<fix>/cross/); the first that has the change's file wins.
 #
 # An .expect file has one line per function a change is expected to
 # change (or add, or remove) in an object:
@@ -40,7 +42,11 @@ for sd in "$cdir"/steps/*; do
 		continue
 	fi
 	chg=$(cat "$sd/change")
-	ef=$edir/$chg.expect
+	ef=${edir%%:*}/$chg.expect
+	_ed=$edir
+	while [ ! -r "$ef" ] && [ "${_ed#*:}" != "$_ed" ]; do
+		_ed=${_ed#*:}; ef=${_ed%%:*}/$chg.expect
+	done
 	if [ ! -r "$ef" ]; then
 		echo "FAIL * $chg: no expected set ($ef); write one"
 		rc=1

@@ -4,11 +4,10 @@
 # sources it alone).
 #
 # The list is what the kit knows an architecture by: the cross matrix
-# (cross/matrix/<cell>.conf) and the changes that touch arch code
-# (backports/changes/: B sparc64, C F G H x86_64, E powerpc; I, by its
-# INFO's Arches: line, x86_64 powerpc sparc64 parisc mips, and ia64 and
-# s390, which ARCHES= cannot name: their cells, ia64 and s390x, exist for
-# I alone and are never in a pick).  A cell
+# (cross/matrix/<cell>.conf) and the changes that touch arch code (their
+# INFO's Serves: or Arches: lines, backports/fixes/*/changes/).  An
+# architecture a change's Arches: names but ARCHES= cannot (ia64, s390:
+# cells that exist for one change's compat code) is never in a pick.  A cell
 # added to the matrix needs its line in arch_of_cell (scripts/tests/
 # picks.t fails until it has one).
 KIT_ARCHES="x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips"

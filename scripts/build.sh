@@ -40,7 +40,7 @@ if [ -n "$TREE" ]; then
 	# BRANCH= given: honoured when the tree's code matches it, whatever its
 	# Makefile says; refused, saying why, when it does not.
 	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE" ${BRANCH:+"$BRANCH"}) || exit $?
-	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+	tree_run_name "$TREE"; NAME=$_trn
 else
 	NAME=${NAME:-$BRANCH}
 fi

@@ -12,7 +12,7 @@
 #   - warnings: each object's compiler warnings, unpatched vs patched
 #     (path and line numbers taken out); a new one fails the cell;
 #   - objdiff: the functions each patch changed in each object, against
-#     the expected set cross/expect/<change>.expect; an unexpected changed
+#     the expected set <fix>/cross/<change>.expect; an unexpected changed
 #     function, or an expected one unchanged, fails the cell.
 # A cell whose compiler is missing is SKIPPED ("install gcc-xxx (make
 # cross-deps)"); one the release cannot configure is SKIPPED with the
@@ -82,7 +82,17 @@ series_dir=$KIT_ROOT/backports/$BRANCH
 [ -r "$series_dir/series" ] ||
 	die 2 "no security series for $BRANCH ($series_dir/series); run 'make series BRANCH=$BRANCH' first"
 mdir=$KIT_ROOT/cross/matrix
-edir=$KIT_ROOT/cross/expect
+# the expected sets: every fix's cross/ folder (backports/fixes/README.md)
+edir=$(for _f in $(kit_fixes); do printf '%s/%s/cross:' "$(kit_fixes_dir)" "$_f"; done)
+edir=${edir%:}
+# expect_files: every expected set and calls file, for the cache key (a
+# fix may have none); calls_files: the fixes' calls files (check-calls.sh)
+expect_files() {
+	for _e in $(printf '%s' "$edir" | tr ':' ' '); do
+		[ ! -d "$_e" ] || find "$_e" \( -name '*.expect' -o -name calls \)
+	done | LC_ALL=C sort
+}
+calls_files=$(expect_files | grep '/calls$' | tr '\n' ' ')
 all_cells=$(cd "$mdir" && ls -1 *.conf | sed 's/\.conf$//')
 cells=${*:-$all_cells}
 
@@ -133,8 +143,8 @@ JOBS_X=$JOBS; [ "$JOBS_X" -gt 2 ] && JOBS_X=2
 # Patch -> change folder (by the upstream id in its Git-commit: line).
 change_of() {
 	_id=$(sed -n 's/^Git-commit: *//p' "$1" | head -1)
-	for _i in "$KIT_ROOT"/backports/changes/*/INFO; do
-		grep -q "^Upstream: $_id" "$_i" && { basename "$(dirname "$_i")"; return; }
+	for _c in $(kit_changes); do
+		[ "$(info_field "$_c" Upstream)" != "$_id" ] || { echo "$_c"; return; }
 	done
 	echo unknown
 }
@@ -224,13 +234,13 @@ xcache_key() {
 		ver cc --version; ver make --version; ver quilt --version; ver patch --version
 		ver perl -e 'print "perl $^V\n"'
 		# the change each patch is counted for (change_of)
-		for _i in "$KIT_ROOT"/backports/changes/*/INFO; do
-			printf 'change %s %s\n' "$(basename "$(dirname "$_i")")" "$(sed -n 's/^Upstream: //p' "$_i" | tr '\n' ' ')"
+		for _c in $(kit_changes); do
+			printf 'change %s %s\n' "$_c" "$(info_field "$_c" Upstream | tr '\n' ' ')"
 		done
 	} >"$_kf" &&
 		(cd "$KIT_ROOT" && sha256sum -- scripts/cross.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh \
 			cross/check-expect.sh cross/check-calls.sh cross/pin-line.h $(find cross/objdiff -type f \( -name Makefile -o -name '*.[ch]' \) | LC_ALL=C sort) \
-			cross/expect/*.expect cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
+			$(expect_files | sed "s|^$KIT_ROOT/||") cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
 			$(for _p in $X_HOST_ALL; do echo "branches/host/$_p.patch"; done)) >>"$_kf" &&
 		(cd "$series_dir" && sha256sum -- series $(grep -v '^#' series)) >>"$_kf" &&
 		_k=$(sha256sum <"$_kf") && rm -f "$_kf" && echo "${_k%% *}" && return 0
@@ -481,9 +491,10 @@ cell_judge() {
 		if [ -s "$pd/obj/$o.repro" ]; then ostat=failed why="${why:+$why; }not reproducible: $(head -1 "$pd/obj/$o.repro")"; fi
 		bad=$(grep "^FAIL $o " "$cdir/expect.txt" | head -1 | cut -d' ' -f3-)
 		[ -z "$bad" ] || { ostat=failed; why="${why:+$why; }$bad"; }
-		# whatever objdiff says: a patched loader that does not call
-		# setup_new_exec, or an exec.o without it, is the bug itself
-		calls=$(sh "$KIT_ROOT/cross/check-calls.sh" "$NM_X" "$pd/obj/$o" 2>&1) || { ostat=failed; why="${why:+$why; }$calls"; }
+		# whatever objdiff says: what a fix's cross/calls says must hold of
+		# the patched object (a loader must call setup_new_exec, say)
+		# shellcheck disable=SC2086
+		calls=$(sh "$KIT_ROOT/cross/check-calls.sh" "$NM_X" "$pd/obj/$o" $calls_files 2>&1) || { ostat=failed; why="${why:+$why; }$calls"; }
 		changed=$(for s in "$cdir"/steps/*; do
 			if [ -s "$s/$o.diff" ]; then
 				printf '%s: %s; ' "$(cut -c1 "$s/change")" "$(cut -d' ' -f2 "$s/$o.diff" | tr '\n' ' ' | sed 's/ $//')"

@@ -3,7 +3,7 @@
 # carries.  One line per change: "<change> <upstream id> present|missing|n/a
 # <why>".  Read-only on TREE.
 #
-# Each change has backports/changes/<c>/DETECT lines:
+# Each change has DETECT lines (backports/fixes/<fix>/changes/<c>/DETECT):
 #   present FILE FUNCTION ERE   the ERE occurs (in FUNCTION's body, or
 #   absent  FILE FUNCTION ERE   anywhere with "-") / does not occur
 #                               (FUNCTION may be a|b: either definition)
@@ -18,7 +18,9 @@
 # not in the tree, e.g. ia32_aout.c in 6.1); else present when all the
 # present/absent lines that apply hold; missing otherwise.
 #
-# FIXSTATE_CHANGES=<dir> reads another changes folder (tests).
+# The changes are every fix's (kit_changes, lib.sh; KIT_FIXES=<dir> reads
+# another fixes folder).  FIXSTATE_CHANGES=<dir> reads a bare folder of
+# change folders instead, in the order of their names (tests).
 #
 # fix-state.sh --host PATCH TREE: the same question for a host-toolchain
 # patch (branches/host/), one line:
@@ -40,7 +42,14 @@ if [ "${1:-}" = --host ]; then
 fi
 tree=${1:?usage: fix-state.sh TREE | fix-state.sh --host PATCH TREE}
 [ -d "$tree" ] || die 2 "$tree is not a folder; give the top of a kernel tree"
-changes=${FIXSTATE_CHANGES:-$KIT_ROOT/backports/changes}
+# change_list, change_path <c>: the changes to judge and where each is
+if [ -n "${FIXSTATE_CHANGES:-}" ]; then
+	change_list() { for _d in "$FIXSTATE_CHANGES"/*/; do [ -d "$_d" ] || continue; _d=${_d%/}; echo "${_d##*/}"; done | LC_ALL=C sort; }
+	change_path() { echo "$FIXSTATE_CHANGES/$1"; }
+else
+	change_list() { kit_changes; }
+	change_path() { change_dir "$1"; }
+fi
 
 # body FILE FUNC: the lines of FUNC's definition (from its name to the
 # first "}" in column 0), or nothing when it is not defined in FILE.
@@ -119,11 +128,11 @@ if [ "$host" = 1 ]; then
 	exit 0
 fi
 
-for c in $(grep -v '^#' "$changes/series"); do
-	d=$changes/$c
-	id=$(sed -n 's/^Upstream: //p' "$d/INFO" | cut -c1-12)
-	[ -r "$d/DETECT" ] || die 2 "backports/changes/$c/DETECT is missing; every change needs one"
-	eval_detect "backports/changes/$c/DETECT" <"$d/DETECT"
+for c in $(change_list); do
+	d=$(change_path "$c")
+	id=$(header_field "$d/INFO" Upstream | cut -c1-12)
+	[ -r "$d/DETECT" ] || die 2 "${d#"$KIT_ROOT"/}/DETECT is missing; every change needs one"
+	eval_detect "${d#"$KIT_ROOT"/}/DETECT" <"$d/DETECT"
 	if grep -q '^affected[[:space:]]' "$d/DETECT" && [ $affected_hit -eq 0 ]; then
 		echo "$c $id n/a the code it fixes is not in the tree (no affected line of its DETECT holds; $affected checked)"
 	elif [ $applied -eq 0 ]; then

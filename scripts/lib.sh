@@ -302,6 +302,19 @@ check_inputs() {
 	done
 }
 
+# tree_run_name TREE: the output name of a TREE= run, in _trn: NAME= when
+# given, else "tree-<the tree folder's name>".  A TREE= run never writes
+# into a branch's folder (OUT/<branch>/, which the report and the records
+# present as the kit's own branch): the default cannot be a branch name,
+# and NAME= equal to one is refused (exit 2).
+tree_run_name() {
+	if [ -n "${NAME:-}" ]; then _trn=$NAME
+	else _trn=tree-$(basename "$(cd "$1" && pwd)"); fi
+	check_name NAME "$_trn"
+	[ ! -e "$KIT_ROOT/branches/$_trn.conf" ] ||
+		die 2 "NAME=$_trn is a branch name; a TREE= run writes to OUT/<name>/ and must not overwrite the branch's result: set NAME=<another name> (default tree-<folder>)"
+}
+
 # Load a branch definition into BR_* variables.
 load_branch() {
 	_name=$1
@@ -427,16 +440,71 @@ kit_provenance() {
 		'{kit_commit: $kit, gcc: $gcc, binutils: $ld, spatch: $spatch, qemu: $qemu, recorded_at: $at}'
 }
 
-# The fixes the kit carries: a fix is one References: value of
-# backports/changes/<change>/INFO.  fixes_of <change>...: the fixes those
-# changes belong to, each once; kit_fixes: those of every change of
-# backports/changes/series.
-fixes_of() {
-	for _c; do sed -n 's/^References: //p' "$KIT_ROOT/backports/changes/$_c/INFO"; done | tr ' ' '\n' | sed '/^$/d' | sort -u
-}
+# The fixes the kit carries, enumerated: a fix is one folder
+# backports/fixes/<id>/ (its FIX file, its changes/<L>-<slug>/ folders,
+# backports/fixes/README.md), and no engine holds a list of them.
+# KIT_FIXES=<dir> reads another fixes folder (tests, a copy of the kit).
+#   kit_fixes               every fix with a FIX file, in folder order
+#   kit_changes             every change of every fix, in series order (the
+#                           change folders' names: their letters, A, B, ...)
+#   fix_changes <fix>       the changes of one fix, in series order
+#   change_dir <change>     the change's folder (dies when there is none)
+#   fix_of <change>         the fix the change belongs to (its folder)
+#   fixes_of <change>...    the fixes of those changes, each once
+#   fix_field <fix> <Key>   the values of a FIX header key, one a line
+#   info_field <change> <Key>  the values of an INFO header key, one a line
+#   change_of_letter <L>    the change whose INFO says Letter: <L>
+# Header keys are read from the lines before the first blank line only:
+# the text after it is our prose, never data.
+kit_fixes_dir() { printf '%s\n' "${KIT_FIXES:-$KIT_ROOT/backports/fixes}"; }
 kit_fixes() {
-	# shellcheck disable=SC2046
-	fixes_of $(grep -v '^#' "$KIT_ROOT/backports/changes/series")
+	for _kf in "$(kit_fixes_dir)"/*/FIX; do
+		[ -r "$_kf" ] || continue
+		_kf=${_kf%/FIX}; printf '%s\n' "${_kf##*/}"
+	done
+}
+kit_changes() {
+	# the folders' names across every fix, in byte order whatever the
+	# locale: the letter first, so A..Z is the series order
+	for _kc in "$(kit_fixes_dir)"/*/changes/*/; do
+		[ -d "$_kc" ] || continue
+		_kc=${_kc%/}; printf '%s\n' "${_kc##*/}"
+	done | LC_ALL=C sort
+}
+fix_changes() {
+	for _kc in "$(kit_fixes_dir)/$1"/changes/*/; do
+		[ -d "$_kc" ] || continue
+		_kc=${_kc%/}; printf '%s\n' "${_kc##*/}"
+	done | LC_ALL=C sort
+}
+change_dir() {
+	for _cd in "$(kit_fixes_dir)"/*/changes/"$1"; do
+		[ -d "$_cd" ] && { printf '%s\n' "$_cd"; return 0; }
+	done
+	die 2 "no change '$1' in $(kit_fixes_dir)/*/changes/ (changes: $(kit_changes | paste -sd' ' -))"
+}
+fix_of() {
+	_fo=$(change_dir "$1") || exit $?
+	_fo=${_fo%/changes/*}; printf '%s\n' "${_fo##*/}"
+}
+fixes_of() {
+	for _c; do fix_of "$_c" || exit $?; done | sort -u
+}
+# header_field <file> <Key>: the values of Key in the file's header
+header_field() { sed -n '/^$/q; s/^'"$2"': //p' "$1"; }
+fix_field() {
+	[ -r "$(kit_fixes_dir)/$1/FIX" ] || die 2 "no fix '$1': $(kit_fixes_dir)/$1/FIX does not exist"
+	header_field "$(kit_fixes_dir)/$1/FIX" "$2"
+}
+info_field() {
+	_if=$(change_dir "$1") || exit $?
+	header_field "$_if/INFO" "$2"
+}
+change_of_letter() {
+	for _cl in $(kit_changes); do
+		[ "$(info_field "$_cl" Letter)" = "$1" ] && { printf '%s\n' "$_cl"; return 0; }
+	done
+	return 1
 }
 
 # series_digest DIR: sha256 of a quilt series (the series file and every

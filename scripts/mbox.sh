@@ -53,7 +53,7 @@ resolve_series() {
 		[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
 			die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
 		BRANCH=$det
-		NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+		tree_run_name "$TREE"; NAME=$_trn
 		check_name NAME "$NAME"
 		sdir=$OUT/$NAME/tree-series
 		[ -r "$sdir/series" ] ||
@@ -430,7 +430,7 @@ if [ $((eo + eu)) -gt 0 ]; then
 	# Upstream's own style is no excuse: the hunks are ours, and a mail a
 	# stable reviewer runs checkpatch on must pass it.
 	[ "$eu" -eq 0 ] ||
-		hint="$hint (respell upstream's lines in the hand hunk and say so in the change's notes, as backports/changes/A-split-flush_old_exec does)"
+		hint="$hint (respell upstream's lines in the hand hunk and say so in the change's notes/<branch> file, backports/README.md)"
 	die 1 "[$NAME] $eo checkpatch error(s) of ours and $eu on upstream's own lines in the mails$hint (listed in $dest.rejected/checkpatch.txt); ${dest#"$OUT"/} is unchanged"
 fi
 rm -rf "$dest.rejected"

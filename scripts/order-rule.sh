@@ -1,31 +1,62 @@
 #!/bin/sh
 # order-rule.sh ID...: the upstream commits present in a tree or a series,
 # in order.  Exit 1, naming what is present and what is missing, when they
-# break the rule: A needs D after it; D needs, per architecture shipped
-# (ARCHES=, default all: scripts/arches.sh), C on x86_64, B on sparc64 and
-# E on powerpc.  Exit 2 for an ARCHES value naming no known architecture.
-# The rule is CVE-2010-0307's: I (c41d68a513c7, CVE-2010-3081) needs
-# nothing of A-H and nothing of A-H needs it, so an id the rule does not
-# name passes wherever it stands.
+# break a fix's ordering rule; exit 2 for an ARCHES value naming no known
+# architecture.
+#
+# The rule is data of the changes' INFO (backports/README.md), never of
+# this script:
+#   Needs: <L>: <why>             when this change is present, change L
+#                                 must be present too, after it
+#   Needs-for: <arch> <L>: <why>  when this change is present and the
+#                                 architecture is shipped (ARCHES=, default
+#                                 all: scripts/arches.sh), L must be present
+# An id no change names, or a change with neither key, passes wherever it
+# stands: fixes are independent unless their INFO says otherwise.
 set -eu
-. "$(dirname "$0")/arches.sh"
+. "$(dirname "$0")/lib.sh"
+. "$KIT_ROOT/scripts/arches.sh"
 arches_canon "${ARCHES:-}" || { echo "order-rule: $ARCHES_WHY" >&2; exit 2; }
-A=221af7f87b97431e3ee21ce4b0e77d5411cf1549
-B=94673e968cbcce07fa78dac4b0ae05d24b5816e1
-C=05d43ed8a89c159ff641d472f970e3f1baa66318
-D=7ab02af428c2d312c0cf8fb0b01cc1eb21131a3d
-E=94f28da8409c6059135e89ac64a0839993124155
 present=" $* "
 in_set() { case $present in *" $1 "*) return 0 ;; esac; return 1; }
 pos() { i=0; for x in $present; do i=$((i + 1)); [ "$x" = "$1" ] && { echo $i; return; }; done; echo 0; }
+# map: "<letter>\t<upstream id>\t<subject>" of every change
+map=$(for c in $(kit_changes); do
+	printf '%s\t%s\t%s\n' "$(info_field "$c" Letter | head -1)" "$(info_field "$c" Upstream | head -1)" "$(info_field "$c" Subject | head -1)"
+done)
+id_of() { printf '%s\n' "$map" | awk -F'\t' -v l="$1" '$1 == l { print $2; exit }'; }
+# name <letter>: "L (<12-hex id>, <subject>)", as the messages give a change
+name() { printf '%s\n' "$map" | awk -F'\t' -v l="$1" '$1 == l { printf "%s (%s, %s)", l, substr($2, 1, 12), $3; exit }'; }
 err=
-if in_set $A && ! in_set $D; then err="A (221af7f87b97, split flush_old_exec) is present without D (7ab02af428c2, fix the split): A alone loses PF_RANDOMIZE"; fi
-if in_set $A && in_set $D && [ "$(pos $D)" -lt "$(pos $A)" ]; then err="D (7ab02af428c2) comes before A (221af7f87b97); D fixes A and must follow it"; fi
-if in_set $D; then
-	for x in B:$B:sparc64 C:$C:x86_64 E:$E:powerpc; do
-		l=${x%%:*} arch=${x##*:} id=${x#*:}; id=${id%:*}
+add() { err="${err:+$err; }$*"; }
+for c in $(kit_changes); do
+	L=$(info_field "$c" Letter | head -1) id=$(info_field "$c" Upstream | head -1)
+	in_set "$id" || continue
+	# Needs: <L>: <why>
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		n=${line%%:*} why=${line#*: }
+		nid=$(id_of "$n")
+		[ -n "$nid" ] || die 2 "$c: Needs: names $n, which no change's Letter: is"
+		if ! in_set "$nid"; then
+			add "$(name "$L") is present without $(name "$n"): $why"
+		elif [ "$(pos "$nid")" -lt "$(pos "$id")" ]; then
+			add "$(name "$n") comes before $L ($(printf '%.12s' "$id")); $n must follow $L: $why"
+		fi
+	done <<EOT
+$(info_field "$c" Needs)
+EOT
+	# Needs-for: <arch> <L>: <why>
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		arch=${line%% *} rest=${line#* }
+		n=${rest%%:*} why=${rest#*: }
+		nid=$(id_of "$n")
+		[ -n "$nid" ] || die 2 "$c: Needs-for: names $n, which no change's Letter: is"
 		arches_has "$ARCHES_LIST" "$arch" || continue
-		in_set "$id" || err="${err:+$err; }D (7ab02af428c2) is present without $l ($id), which $arch needs; D runs flush_thread() before SET_PERSONALITY, which needs the TIF_ABI_PENDING removal of every architecture shipped (ARCHES: $ARCHES_LIST)"
-	done
-fi
+		in_set "$nid" || add "$(name "$L") is present without $(name "$n"), which $arch needs: $why (ARCHES: $ARCHES_LIST)"
+	done <<EOT
+$(info_field "$c" Needs-for)
+EOT
+done
 if [ -n "$err" ]; then echo "order-rule: $err" >&2; exit 1; fi

@@ -1,24 +1,23 @@
 #!/bin/sh
 # pick.sh [BRANCH]: the smallest series that closes the kit's fixes
-# (CVE-2010-0307, CVE-2010-3081) on the architectures a product ships
-# (ARCHES=, default all; scripts/arches.sh) without a regression the kit
-# can test.  A pick is a subset of the branch's full series backports/<b>/
-# (which it never touches): each patch copied whole, still one upstream
-# commit, in the series' order.
+# (backports/fixes/) on the architectures a product ships (ARCHES=,
+# default all; scripts/arches.sh) without a regression the kit can test.
+# A pick is a subset of the branch's full series backports/<b>/ (which it
+# never touches): each patch copied whole, still one upstream commit, in
+# the series' order.
 #
-# What goes in (docs/picks.md says why, patch by patch):
-#   A, D   always: A is the fix, in generic code every architecture builds;
-#          A without D loses PF_RANDOMIZE on every architecture
-#   C      x86_64: D runs flush_thread() before SET_PERSONALITY()
-#   F, G   x86_64: without them the patched x86_64 kernel is REGRESSED
-#          (make mutants: F after C, G in the ia32 a.out loader)
-#   H      x86_64, hardening, optional: HARDENING=0 leaves it out
-#   B      sparc64, E powerpc: D needs them there (the ordering rule)
-#   I      (CVE-2010-3081) any architecture of its INFO's Arches: line the
-#          list names: x86_64 powerpc sparc64 parisc mips (their 32-bit
-#          compat layer); kept whole, like A
-# A change with no rule of its own here and an Arches: line in its INFO is
-# in when the list names one of those architectures.
+# What goes in is data of each change's INFO (backports/README.md lists the
+# keys; docs/picks.md says why, patch by patch, for the kit's fixes):
+#   Serves: all          always (generic code every architecture builds)
+#   Serves: <arch>...    when ARCHES names one of them
+#   (no Serves:)         when ARCHES names one of the Arches: line's
+#                        architectures (as the kit knows them)
+#   Hardening: yes       left out by HARDENING=0
+#   Pick-why:            our words: why it is in
+#   Pick-test:           a kit test built to catch its absence (repeated;
+#                        the names the guest prints)
+#   Untested:            why no kit test can fail without it
+# A change with neither Serves: nor Arches: has no rule: exit 1.
 #
 # Writes, each whole or not at all:
 #   $OUT/<b>/pick-<name>/      series + patches (a quilt series: give it
@@ -32,30 +31,44 @@
 # pick.sh --table [--write]: the pick sizes of every branch that has a
 # series, side by side (markdown); --write puts it into docs/picks.md
 # between its markers.  Nothing is written under OUT.
+# pick.sh --rules: each change's rule, read from the fix folders, one TSV
+# line each (letter, serves, hardening, why, tests joined by ';', untested).
 #
-# Exit 0; 1 a step failed (or a patch of a change pick.sh has no rule
-# for); 2 bad input (unknown branch or architecture, no series).
+# Exit 0; 1 a step failed (or a patch of a change with no rule); 2 bad
+# input (unknown branch or architecture, no series).
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$KIT_ROOT/scripts/arches.sh"
 need_cmd git jq
 
-# Which changes a pick carries: the rule of docs/picks.md.
+# change_map: "<upstream id>\t<letter>\t<subject>\t<arches>\t<change>"
+# for every change of every fix, and each change's pick keys as R_<key>_<letter>
+# variables: both read once, since a table asks for them per patch and set.
+change_map=
+for _c in $(kit_changes); do
+	_d=$(change_dir "$_c")/INFO
+	_l=$(header_field "$_d" Letter | head -1)
+	case $_l in '' | *[!A-Z]*) die 2 "$_c: its INFO's Letter: '$_l' is not capital letters" ;; esac
+	change_map="$change_map$(header_field "$_d" Upstream | head -1)	$_l	$(header_field "$_d" Subject | head -1)	$(header_field "$_d" Arches | head -1)	$_c
+"
+	eval "R_serves_$_l=\$(header_field \"\$_d\" Serves | tr '\\n' ' ')"
+	eval "R_hardening_$_l=\$(header_field \"\$_d\" Hardening | head -1)"
+	eval "R_why_$_l=\$(header_field \"\$_d\" Pick-why | head -1)"
+	eval "R_tests_$_l=\$(header_field \"\$_d\" Pick-test)"
+	eval "R_untested_$_l=\$(header_field \"\$_d\" Untested | head -1)"
+done
+# field <letter> <serves|hardening|why|tests|untested>: that key of the change
+field() { case $1 in '' | *[!A-Z]*) return 0 ;; esac; eval "printf '%s' \"\${R_$2_$1-}\""; }
+
+# Which changes a pick carries: the rule of docs/picks.md, from INFO.
 needs() { # needs <letter> <list> <hardening>: 0 in, 1 out, 2 no rule
-	case $1 in
-	A | D) return 0 ;;
-	B) arches_has "$2" sparc64 ;;
-	C | F | G) arches_has "$2" x86_64 ;;
-	E) arches_has "$2" powerpc ;;
-	H) arches_has "$2" x86_64 && [ "$3" = 1 ] ;;
-	*)
-		[ -n "$(arches_of "$1")" ] || return 2
-		[ -n "$(serves "$1" "$2")" ] ;;
-	esac
+	[ -n "$(field "$1" serves)" ] || [ -n "$(arches_of "$1")" ] || return 2
+	[ "$3" = 1 ] || [ "$(field "$1" hardening)" != yes ] || return 1
+	[ -n "$(serves "$1" "$2")" ]
 }
 # arches_of <letter>: the Arches: line of the change's INFO, as the kit
 # knows them (KIT_ARCHES; ia64 and s390 have no ARCHES= name, though the
-# cross matrix compiles s390x and token-checks ia64 for change I).
+# cross matrix compiles s390x and token-checks ia64).
 arches_of() {
 	_ao=$(printf '%s\n' "$change_map" | awk -F'\t' -v l="$1" '$2 == l { print $4; exit }')
 	for _x in $KIT_ARCHES; do
@@ -65,64 +78,19 @@ arches_of() {
 }
 # serves <letter> <list>: the architectures of the list the patch is in for.
 serves() {
-	case $1 in
-	A | D) echo "$2" ;;
-	B) echo sparc64 ;;
-	E) echo powerpc ;;
-	C | F | G | H) echo x86_64 ;;
-	*)
-		_sv=
-		for _x in $(arches_of "$1"); do arches_has "$2" "$_x" && _sv="${_sv:+$_sv }$_x"; done
-		echo "$_sv" ;;
-	esac
+	_sr=$(field "$1" serves)
+	case " $_sr " in *" all "*) echo "$2"; return 0 ;; esac
+	[ -n "$_sr" ] || _sr=$(arches_of "$1")
+	_sv=
+	for _x in $_sr; do arches_has "$2" "$_x" && _sv="${_sv:+$_sv }$_x"; done
+	echo "$_sv"
 }
 # why <letter>: our words.  tests <letter>: the kit's tests built to catch
-# its absence, one per line (the names testvm/guest/init.c prints).
-why() {
-	case $1 in
-	A) echo "the fix: each loader sets the new personality only after the point of no return (setup_new_exec); generic code, built on every architecture. Kept whole: its arch files are loaders that must call setup_new_exec() (x86_64's ia32_aout, 2.6.26's mips irixelf) and a comment (sh)" ;;
-	B) echo "sparc64: D runs flush_thread() before SET_PERSONALITY(), so the pending 32/64-bit flip of TIF_ABI_PENDING would land one exec late; B switches at once (the ordering rule: D needs B on sparc64)" ;;
-	C) echo "x86_64: D runs flush_thread() before SET_PERSONALITY(), so the TIF_ABI_PENDING toggle would land one exec late; C switches at once (the ordering rule: D needs C on x86_64)" ;;
-	D) echo "A alone clears PF_RANDOMIZE and runs flush_thread() after the loader chose them: every program loses stack and brk randomisation; generic code" ;;
-	E) echo "powerpc: D runs flush_thread() before SET_PERSONALITY(), so the pending flip of TIF_ABI_PENDING would land one exec late; E switches at once (the ordering rule: D needs E on powerpc)" ;;
-	F) echo "x86_64: C's set_personality_ia32() drops force_personality32, so with noexec32=off 32-bit programs lose READ_IMPLIES_EXEC" ;;
-	G) echo "x86_64: the ia32 a.out loader clears mm->mmap after the flush and drops the argument pages; the patched kernel is held to SURVIVED and the a.out tests fail without it" ;;
-	H) echo "hardening, optional: bounds x86's register-copy loops that turned the CVE's wrong regset view into memory corruption; the fixed kernel survives without it (HARDENING=0 leaves it out)" ;;
-	I) echo "the fix for CVE-2010-3081: compat_alloc_user_space() checks access_ok() once, in kernel/compat.c, for every 32-bit compat layer. Kept whole: the generic function calls each architecture's renamed inline (seven compat.h), so none can be left out" ;;
-	esac
-}
-tests() {
-	case $1 in
-	A) printf '%s\n' "cve-state: no [vsyscall] in a 32-bit process after a failed exec" \
-		"cve-state: its core is ELF32 EM_386 with ia32 notes" "the reproducer (repro:)" ;;
-	C) printf '%s\n' "the control phase (control probe32, probe64: a plain 32- and 64-bit exec)" ;;
-	D) printf '%s\n' "regress: 64-bit stack and brk randomised across execs" \
-		"regress: 32-bit stack and brk randomised across execs" ;;
-	F) printf '%s\n' "regress: noexec32=off: 32-bit process has READ_IMPLIES_EXEC (1252f238db48)" ;;
-	G) printf '%s\n' "regress: ia32 a.out program sees argv and envp (318f6b228ba8)" \
-		"regress: ia32 a.out whose text cannot be mapped (RLIMIT_AS) is killed and leaks no memory (318f6b228ba8)" ;;
-	I) printf '%s\n' "CVE-2010-3081 cve-state: the kernel did not write the caller's values at the kernel address compat_alloc_user_space() computed" ;;
-	esac
-}
-# untested <letter>: why no kit test can fail without it.
-untested() {
-	case $1 in
-	B) echo "no kit test runs sparc64 code: make cross ARCHES=sparc64 compiles B and checks the functions it changes" ;;
-	E) echo "no kit test fails without it: make ppc64-boot boots a patched ppc64 kernel, never one without E; make cross ARCHES=powerpc compiles it" ;;
-	H) echo "hardening: no test fails without it (make mutants leaves H out by default)" ;;
-	esac
-}
-
-changes=$KIT_ROOT/backports/changes
-# "<upstream id>\t<letter>\t<subject>\t<arches>" for every change, read
-# once (the first of each header line of each INFO, whatever their order).
-change_map=$(awk 'FNR == 1 { if (id != "") print id "\t" l "\t" s "\t" a; id = l = s = a = "" }
-	/^Upstream: / && id == "" { id = substr($0, 11) }
-	/^Letter: / && l == "" { l = substr($0, 9) }
-	/^Subject: / && s == "" { s = substr($0, 10) }
-	/^Arches: / && a == "" { a = substr($0, 9) }
-	/^$/ { nextfile }
-	END { if (id != "") print id "\t" l "\t" s "\t" a }' "$changes"/*/INFO)
+# its absence, one per line.  untested <letter>: why no kit test can fail
+# without it.
+why() { field "$1" why; }
+tests() { field "$1" tests; echo; }
+untested() { field "$1" untested; }
 
 # branch_facts <branch> <file>: what the pick needs to know of each patch
 # of the branch's full series, whatever the architectures, as TSV lines:
@@ -137,13 +105,13 @@ branch_facts() {
 		[ -r "$full/$p" ] || die 2 "$full/series names $p, which does not exist"
 		id=$(sed -n 's/^commit \([0-9a-f]\{40\}\) upstream\.$/\1/p' "$full/$p" | head -1)
 		L= subj=
-		while IFS='	' read -r _id _l _s _a; do
+		while IFS='	' read -r _id _l _s _a _c; do
 			[ "$_id" = "$id" ] && { L=$_l subj=$_s; break; }
 		done <<EOM
 $change_map
 EOM
 		[ -n "$id" ] && [ -n "$L" ] ||
-			die 1 "$1/$p names no upstream commit of backports/changes/ (no 'commit <id> upstream.' line, or no INFO with that Upstream:)"
+			die 1 "$1/$p names no upstream commit of a change of backports/fixes/ (no 'commit <id> upstream.' line, or no INFO with that Upstream:)"
 		printf 'P\t%s\t%s\t%s\t%s\n' "$L" "$id" "$subj" "$p" >>"$2"
 		git apply --numstat <"$full/$p" | awk -F'\t' -v p="$p" '{ print "N\t" p "\t" $1 "\t" $2 "\t" $3 }' >>"$2" ||
 			die 1 "git apply --numstat cannot read $full/$p"
@@ -152,21 +120,23 @@ EOM
 
 # pick_lines <facts> <list> <hardening>: the facts with each P line marked
 # in or out (P <in|out> <letter> ... <patch> <serves> <why or why not>
-# <tests, \037-separated> <untested>); N lines as they are.
+# <tests, \037-separated> <untested> <hardening: yes or empty>); N lines as
+# they are.
 pick_lines() {
 	while IFS='	' read -r k a b c d e; do
 		[ "$k" = P ] || { printf '%s\t%s\t%s\t%s\t%s\n' "$k" "$a" "$b" "$c" "$d"; continue; }
 		# P <letter> <id> <subject> <patch>: a b c d
 		set +e; needs "$a" "$2" "$3"; in=$?; set -e
-		[ $in -ne 2 ] || die 1 "$d is change $a, for which pick.sh has no rule; add it to needs() in scripts/pick.sh"
+		[ $in -ne 2 ] || die 1 "$d is change $a, which has no pick rule: give its INFO a Serves: line (or an Arches: line; backports/README.md)"
 		if [ $in -eq 0 ]; then
-			printf 'P\tin\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$b" "$c" "$d" "$(serves "$a" "$2")" \
-				"$(why "$a")" "$(tests "$a" | tr '\n' '\037')" "$(untested "$a")"
+			printf 'P\tin\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a" "$b" "$c" "$d" "$(serves "$a" "$2")" \
+				"$(why "$a")" "$(tests "$a" | tr '\n' '\037')" "$(untested "$a")" "$(field "$a" hardening)"
 		else
-			case $a in
-			H) because="HARDENING=0: the hardening is left out" ;;
-			*) because="serves $(serves "$a" "$KIT_ARCHES"), which ARCHES does not name" ;;
-			esac
+			if [ "$3" != 1 ] && [ "$(field "$a" hardening)" = yes ]; then
+				because="HARDENING=0: the hardening is left out"
+			else
+				because="serves $(serves "$a" "$KIT_ARCHES"), which ARCHES does not name"
+			fi
 			printf 'P\tout\t%s\t%s\t%s\t%s\t\t%s\t\t\n' "$a" "$b" "$c" "$d" "$because"
 		fi
 	done <"$1"
@@ -189,7 +159,7 @@ def patches($mut):
         files: ($mine | map(.[4])), added: ($mine | map(.[2] | tonumber) | add // 0),
         removed: ($mine | map(.[3] | tonumber) | add // 0)}
      + if .[1] == "in" then
-         {serves: (.[6] | split(" ")), why: .[7], optional: (.[2] == "H"),
+         {serves: (.[6] | split(" ")), why: .[7], optional: (.[10] == "yes"),
           tests: (.[8] | split("\u001f") | map(select(. != ""))), untested: (.[9] | nz),
           measured: ($mut[$r[2]] // null)}
        else {why_not: .[7]} end];
@@ -302,7 +272,13 @@ case ${1:-} in
 		table "$tt"
 	fi
 	exit 0 ;;
--*) die 2 "unknown option '$1'; use pick.sh [BRANCH] (ARCHES=, HARDENING=) or pick.sh --table [--write]" ;;
+--rules)
+	for L in $(printf '%s\n' "$change_map" | cut -f2); do
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$L" "$(serves "$L" "$KIT_ARCHES")" "$(field "$L" hardening)" \
+			"$(why "$L")" "$(tests "$L" | sed '/^$/d' | paste -sd';' -)" "$(untested "$L")"
+	done
+	exit 0 ;;
+-*) die 2 "unknown option '$1'; use pick.sh [BRANCH] (ARCHES=, HARDENING=), pick.sh --table [--write] or pick.sh --rules" ;;
 esac
 
 BRANCH=${1:-${BRANCH:-}}

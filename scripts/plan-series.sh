@@ -17,7 +17,6 @@ BRANCH=$1 src=$2 dir=$3
 # PLAN_SERIES_DIR: a series made for this very tree (TREE=) instead of
 # the committed one.
 series_dir=${PLAN_SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
-changes=$KIT_ROOT/backports/changes
 state=$(sh "$KIT_ROOT/scripts/fix-state.sh" "$src") || exit $?
 present=$(printf '%s\n' "$state" | awk '$3 == "present" { print $1 }')
 missing=$(printf '%s\n' "$state" | awk '$3 == "missing" { print $1 }')
@@ -42,19 +41,20 @@ if [ -z "$present" ]; then
 fi
 # Partly fixed: the present set alone must obey the ordering rule.
 ids=
-for c in $present; do ids="$ids $(sed -n 's/^Upstream: //p' "$changes/$c/INFO")"; done
+for c in $present; do ids="$ids $(info_field "$c" Upstream)"; done
 # shellcheck disable=SC2086
 if ! why=$(sh "$KIT_ROOT/scripts/order-rule.sh" $ids 2>&1); then
 	plan "refused" ""
 	die 2 "the tree carries $(echo $present | tr ' ' ',') but not $(echo $missing | tr ' ' ','): ${why#order-rule: }; the kit stops without touching anything"
 fi
 [ -r "$series_dir/series" ] || die 2 "no security series for $BRANCH; run 'make series BRANCH=$BRANCH'"
+# "<upstream id> <change>" of every change, read once
+idmap=$(for c in $(kit_changes); do echo "$(info_field "$c" Upstream | head -1) $c"; done)
 out=$dir/series.d
 rm -rf "$out"; mkdir -p "$out"
 for p in $(grep -v '^#' "$series_dir/series"); do
 	id=$(sed -n 's/^commit \([0-9a-f]\{40\}\) upstream\.$/\1/p' "$series_dir/$p" | head -1)
-	c=$(grep -l "^Upstream: $id\$" "$changes"/*/INFO | head -1)
-	c=$(basename "$(dirname "$c")")
+	c=$(printf '%s\n' "$idmap" | awk -v id="$id" '$1 == id { print $2; exit }')
 	if printf '%s\n' $present | grep -qx "$c"; then
 		progress "$BRANCH" plan "skip $p: $c is already in the tree"
 	else

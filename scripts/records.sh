@@ -1,9 +1,9 @@
 #!/bin/sh
 # records.sh: machine-readable fix records for each fix the kit carries
-# (every References: value of backports/changes/series: CVE-2010-0307,
-# CVE-2010-3081), made from the result files of one run
+# (every fix folder of backports/fixes/ that a change of the series
+# references), made from the result files of one run
 # (OUT/<branch>/result.json) and the kit's own facts
-# (scripts/records/<CVE>.json), written to $OUT/records/:
+# (backports/fixes/<CVE>/record.json), written to $OUT/records/:
 #
 #   <CVE>.osv.json   an OSV record (OSV schema 1.7.5, id x_KIT-<CVE>: "x_"
 #                    is the schema's prefix for a database OSV.dev does not
@@ -11,12 +11,12 @@
 #   <CVE>.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
 #
 # What each says, and where it comes from: scripts/records/README.md.
-# A branch is claimed fixed for a CVE only when its gate passed with the
-# unpatched kernel VULNERABLE and the patched one SURVIVED for that CVE
-# (.boots.<kind>.fixes.<CVE>.verdict; a result file from before per-fix
-# verdicts: the kernel's verdict, for CVE-2010-0307 only), and only for
-# the series that run verified (its sha256 in result.json must match the
-# series now); each record carries the patches of the changes whose
+# What a branch is for a CVE is its gate's word (OUT/<branch>/gate.json,
+# scripts/gate.sh: .fixes.<CVE>.status): "fixed" only when the branch's
+# gate passed as a whole (every kernel the run's manifest required, every
+# fix on each), never on one fix's entries while another failed; and only
+# for the series that run verified (its sha256 in result.json must match
+# the series now); each record carries the patches of the changes whose
 # References: names its CVE; their patch ids come from the mails of `make
 # mbox` in OUT/<b>/mbox/ when they are there (each checked against the
 # series' patch), else from the quilt patches.
@@ -32,7 +32,7 @@
 #
 # Exit 0 written (or, --check, valid); 1 a result file cannot be read
 # (named), a claim cannot be backed (series or mbox changed since the run),
-# a fix of the series has no scripts/records/<CVE>.json, or a record is
+# a fix of the series has no backports/fixes/<CVE>/record.json, or a record is
 # not valid (the records in OUT are left as they were);
 # 2 nothing to record (no result file under OUT), or a tool is missing.
 set -eu
@@ -108,66 +108,40 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
 trap 'rmtree "$work"' EXIT
 
-# Every upstream change of the series, from backports/changes/*/INFO (its
+# Every upstream change of the series, from each fix's changes/*/INFO (its
 # header lines; References: names the fixes it belongs to) ...
-for c in $(grep -v '^#' "$KIT_ROOT/backports/changes/series"); do
-	sed '/^$/q' "$KIT_ROOT/backports/changes/$c/INFO" | jq -R -s --arg c "$c" '
+fixes_dir=$(kit_fixes_dir)
+for c in $(kit_changes); do
+	sed '/^$/q' "$(change_dir "$c")/INFO" | jq -R -s --arg c "$c" '
 	  [split("\n")[] | capture("^(?<key>[A-Za-z-]+): (?<value>.*)$")] | from_entries
 	  | {change: $c, letter: .Letter, upstream: .Upstream, subject: .Subject, mainline: .Mainline,
 	     fix: (.References // "" | split(" ") | map(select(. != "")))}'
 done | jq -s . >"$work/all-changes.json"
 # ... the fixes the kit carries: every References: value of the series
-# (one record each; a records/<CVE>.json no change references makes none) ...
+# (one record each; a record.json no change references makes none) ...
 fixes=$(jq -r '[.[].fix[]] | unique[]' "$work/all-changes.json")
-[ -n "$fixes" ] || die 1 "no change of backports/changes/series has a References: line; nothing names a fix to record"
+[ -n "$fixes" ] || die 1 "no change of backports/fixes/*/changes/ has a References: line; nothing names a fix to record"
 # ... and per fix, its changes with the role the kit gives each
-# (records/<CVE>.json).  The other fixes' patches are in the series the run
+# (backports/fixes/<CVE>/record.json).  The other fixes' patches are in the series the run
 # verified but not in this fix's records.
 for cve in $fixes; do
-	[ -r "$rec/$cve.json" ] ||
-		die 1 "backports/changes/series carries $cve (References: of $(jq -r --arg c "$cve" '[.[] | select(.fix | index($c)) | .change] | join(", ")' "$work/all-changes.json")) but scripts/records/$cve.json does not exist; write it (scripts/records/README.md says what it holds)"
-	jq --slurpfile f "$rec/$cve.json" --arg cve "$cve" \
+	[ -r "$fixes_dir/$cve/record.json" ] ||
+		die 1 "the series carries $cve (References: of $(jq -r --arg c "$cve" '[.[] | select(.fix | index($c)) | .change] | join(", ")' "$work/all-changes.json")) but backports/fixes/$cve/record.json does not exist; write it (scripts/records/README.md says what it holds)"
+	jq --slurpfile f "$fixes_dir/$cve/record.json" --arg cve "$cve" \
 		'map(select(.fix | index($f[0].cve)) | del(.fix) + $f[0].roles[.letter])
 		 | if $f[0].cve == $cve and length > 0 and all(.role != null and (.upstream | test("^[0-9a-f]{40}$"))) then . else
-		  error("a change without a 40-hex Upstream: line or a role in scripts/records/\($cve).json, or its cve is not \($cve)") end' \
+		  error("a change without a 40-hex Upstream: line or a role in backports/fixes/\($cve)/record.json, or its cve is not \($cve)") end' \
 		"$work/all-changes.json" >"$work/changes.$cve.json"
 done
 
-# Result files made before the guest judged each fix apart (no .fixes in
-# a boot) judged CVE-2010-0307 alone: the kernel's verdict is its verdict.
-legacy_fix=CVE-2010-0307
-
-# status <result> <fix>: what the run says of the branch for that fix.
-# Where the gate holds each fix apart (gate.kernels.<kind>.fixes, every
-# run of the per-fix guest), the fix is judged on its own entries, whatever
-# another fix did: "fixed" needs the patched kernel SURVIVED and the
-# unpatched one VULNERABLE for that fix, both as the gate required; the
-# unpatched kernel SURVIVED as required (a tree that already carries the
-# fix) is "already fixed"; "partly verified": the patched kernel held but
-# the gate did not hold the unpatched one (VERIFY_KINDS=, or its verdict
-# was not what it must be); "not tested": the patched kernel has no
-# verdict for the fix, or NOT-TESTED.  An older result file (one verdict
-# per kernel, CVE-2010-0307's) needs the whole gate passed.
+# status <gate> <fix>: what the run says of the branch for that fix, as
+# its gate decided it ("not verified": no gate record).  UNREACHABLE is
+# said in full: the flaw is there, no route reaches it, the fix is applied
+# (testvm/README.md "Verdicts"); that is not "fixed and proven".
 status() {
-	jq -r --arg c "$2" --arg legacy "$legacy_fix" '
-	  def v(k): if .gate.kernels[k] == null then null
-	    elif .boots[k].fixes != null then .boots[k].fixes[$c].verdict
-	    elif $c == $legacy then .gate.kernels[k].verdict else null end;
-	  def g(k): .gate.kernels[k].fixes[$c];
-	  if .gate == null then "not verified"
-	  elif .gate.status == "pass" and .security.status == "already fixed" then "already fixed"
-	  elif .gate.kernels.patched.fixes != null then
-	    if g("patched") == null or v("patched") == null or v("patched") == "NOT-TESTED" then "not tested"
-	    elif (g("patched").ok | not) or v("patched") != "SURVIVED" then "not fixed"
-	    elif g("unpatched") == null or (g("unpatched").ok | not) then "partly verified"
-	    elif g("unpatched").expected == "SURVIVED" then "already fixed"
-	    elif v("unpatched") == "VULNERABLE" then "fixed"
-	    else "partly verified" end
-	  elif .gate.status != "pass" then "not fixed"
-	  elif v("patched") == "SURVIVED" and v("unpatched") == "VULNERABLE" then "fixed"
-	  elif v("patched") == "SURVIVED" or .gate.kernels.patched == null then "partly verified"
-	  elif v("patched") == null or v("patched") == "NOT-TESTED" then "not tested"
-	  else "not fixed" end' "$1"
+	[ -r "$1" ] || { echo "not verified"; return 0; }
+	jq -r --arg c "$2" '.fixes[$c].status // "not verified"
+	  | if . == "unreachable" then "flaw present, not reachable; fix applied" else . end' "$1"
 }
 
 # patches <branch> <result>: the verified series as JSON lines, one per
@@ -216,8 +190,11 @@ for b in $found; do
 	load_branch "$b"
 	pid_src=
 	sts='' anyfixed=''
+	g=$OUT/$b/gate.json
+	[ ! -e "$g" ] || jq -e '.status == "pass" or .status == "fail"' "$g" >/dev/null 2>&1 ||
+		die 1 "$g is not a readable gate record (truncated or not JSON); rerun 'make verify BRANCH=$b' (or remove it); $dst left as it was"
 	for cve in $fixes; do
-		st=$(status "$r" "$cve")
+		st=$(status "$g" "$cve")
 		sts="$sts${sts:+, }$cve $st"
 		[ "$st" != fixed ] || anyfixed=1
 		printf '%s\n' "$st" >"$work/status.$b.$cve"
@@ -226,30 +203,33 @@ for b in $found; do
 	if [ -n "$anyfixed" ]; then
 		patches "$b" "$r" >"$work/patches.$b"
 	fi
-	sdir=$(jq -r --arg b "$b" 'if .provenance.series_dir then "SERIES_DIR=" + (.provenance.series_dir | split("/") | .[-1])
-	  else "backports/" + $b end' "$r")
+	# the series the run pushed, named without this machine's paths
+	sdir=$(jq -r --arg b "$b" '.provenance as $p | ($p.series_dir // "") as $d
+	  | if $p.series_from == "SERIES_DIR" or ($p.series_from == null and $d != "") then "SERIES_DIR=" + ($d | split("/") | .[-1])
+	    elif $d == "" or ($d | endswith("/backports/" + $b)) then "backports/" + $b
+	    elif $p.series_from == "tree-series" or ($d | endswith("/tree-series")) then "tree-series (made for TREE=)"
+	    else "the plan'"'"'s series (the changes the tree missed)" end' "$r")
 	jq -e -s --slurpfile a "$work/all-changes.json" 'map(.upstream) - ($a[0] | map(.upstream)) | length == 0' \
 		"$work/patches.$b" >/dev/null ||
-		die 1 "[$b] a patch of the series names an upstream commit none of backports/changes/*/INFO has"
+		die 1 "[$b] a patch of the series names an upstream commit none of backports/fixes/*/changes/*/INFO has"
 	for cve in $fixes; do
 		st=$(cat "$work/status.$b.$cve")
 		# the series only where this fix is claimed
 		pf=/dev/null
 		[ "$st" != fixed ] || pf=$work/patches.$b
-		jq -s --slurpfile r "$r" --slurpfile ch "$work/changes.$cve.json" --arg b "$b" --arg st "$st" \
+		gj=$g; [ -r "$gj" ] || gj=/dev/null
+		jq -s --slurpfile r "$r" --slurpfile gg "$gj" --slurpfile ch "$work/changes.$cve.json" --arg b "$b" --arg st "$st" \
 			--arg ver "$BR_VERSION" --arg src "$pid_src" --arg sdir "$sdir" \
-			--arg cve "$cve" --arg legacy "$legacy_fix" '
-		  ($r[0]) as $x | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
-		  | def boot(k): $x.boots[k] as $o | if $o == null then null
-		      elif $o.fixes == null and $cve == $legacy then
-		        {verdict: $o.verdict, expected: $o.expected, tests: $o.tests, seconds: $o.seconds,
-		         signature: $o.signature}
-		      else ($o.fixes[$cve] // {verdict: "none", tests: null,
+			--arg cve "$cve" '
+		  ($r[0]) as $x | ($gg[0] // {}) as $g | ($ch[0] | map({key: .upstream, value: .}) | from_entries) as $c
+		  | def boot(k): ($g.kernels // {})[k] as $o | if $o == null then null
+		      elif ($o.booted | not) then {verdict: "none", expected: $o.expected, tests: null, seconds: null, signature: $o.why}
+		      else ($o.fixes[$cve] // {verdict: "none", tests: null, expected: null,
 		              signature: "this boot has no verdict for \($cve)"}) as $v
-		        | {verdict: $v.verdict, expected: ($x.gate.kernels[k].fixes[$cve].expected // $o.expected),
-		           tests: $v.tests, seconds: $o.seconds, signature: $v.signature} end;
+		        | {verdict: $v.verdict, expected: $v.expected,
+		           tests: ($v.tests // $o.tests), seconds: $o.seconds, signature: $v.signature} end;
 		  {branch: $b, base_version: $ver, base_commit: ($x.base_commit // null), status: $st,
-		   gate: ($x.gate.status // "not run"),
+		   gate: ($g.status // "not run"), why: ($g.fixes[$cve].why // null),
 		   verdicts: {unpatched: boot("unpatched"), patched: boot("patched")},
 		   kit_commit: ($x.provenance.kit_commit // null), recorded_at: ($x.provenance.recorded_at // null),
 		   series: (if length == 0 then null else
@@ -265,14 +245,14 @@ now=$(date -u +%FT%TZ)
 # Per fix: its OSV record and its cip-kernel-sec issue, both checked.
 for cve in $fixes; do
 	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
-	jq -n --arg kit "$KIT_NAME" --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
 	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
 	  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
 	     aliases: [$f.cve], summary: $f.summary,
-	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its unpatched kernel was VULNERABLE and its patched one SURVIVED the reproducer and the regression tests.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
+	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its gate passed as a whole: every kernel the run required was what it must be for every fix (the unpatched one VULNERABLE, the patched one SURVIVED the reproducers and the regression tests); a branch whose gate failed is never listed as fixed.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
 	     affected: [{
 	       package: {ecosystem: "Linux", name: "Kernel"},
 	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
@@ -287,7 +267,7 @@ for cve in $fixes; do
 	       upstream_changes: $ch}}' >"$work/$cve.osv.json"
 
 	# The cip-kernel-sec issue, first as the JSON it must parse to.
-	jq -n --arg kit "$KIT_NAME" --slurpfile f "$rec/$cve.json" --slurpfile ch "$work/changes.$cve.json" \
+	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | def sh: .[0:12];
@@ -298,6 +278,7 @@ for cve in $fixes; do
 	   comments: ({($kit): ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
 	     + ($br | map({key: "kit/\(.branch)", value: (
 	        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
+	        + (if .gate == "fail" and .why then " (\(.why))" else "" end)
 	        + (if .kit_commit then ", verified by kit \(.kit_commit) at \(.recorded_at)" else "" end) + "\n"
 	        + verdict("unpatched") + "\n" + verdict("patched")
 	        + (if .series then "\nseries \(.series.source) (sha256 \(.series.sha256 | sh)), git patch-id --stable from the \(if .series.patch_ids_from == "mbox" then "make mbox mails" else "quilt patches" end):\n"

@@ -71,13 +71,24 @@ render() {
 	echo
 	echo "## Gate (make verify / verify-all: is every kernel what it must be?)"
 	echo
-	echo "| branch | gate | unpatched: verdict (must be) | patched: verdict (must be) | failing tests |"
-	echo "|---|---|---|---|---|"
-	rows "$OUT" 'def k(x): if x then "\(x.verdict) (\(x.expected // "?"))" else "-" end;
-	  "| \(.branch) | \(.gate.status // "not run") | \(k(.boots.unpatched)) | \(
-	    if .boots.patched then k(.boots.patched) else (.security.status // "-") end) | \(
-	    [(.gate.kernels // {}) | to_entries[] | select(.value.ok | not)
-	     | "\(.key): \((.value.failed_tests // []) | join(", "))"] | join("; ") | if . == "" then "-" else . end) |"'
+	echo "Each branch's gate record (\`<OUT>/<branch>/gate.json\`, scripts/gate.sh;"
+	echo "docs/design.md \"The gate\"), as it was computed; nothing is judged here."
+	echo
+	echo "| branch | gate | unpatched: verdict (must be) | patched: verdict (must be) | per fix | why not pass |"
+	echo "|---|---|---|---|---|---|"
+	for _b in $(list_branches); do
+		_g=$OUT/$_b/gate.json
+		if [ ! -r "$_g" ]; then
+			[ ! -r "$OUT/$_b/result.json" ] || echo "| $_b | not run | - | - | - | no gate record |"
+			continue
+		fi
+		jq -r 'def k(x): if x == null then "-" elif (x.booted | not) then "not booted (\(x.expected))"
+		    else "\(x.verdict) (\(x.expected))" end;
+		  def cell: gsub("\\|"; "/");
+		  "| \(.name) | \(.status) | \(k(.kernels.unpatched)) | \(if .kernels.patched then k(.kernels.patched) else (.plan // "-") end) | \(
+		    [.fixes | to_entries[] | "\(.key) \(if .value.status == "unreachable" then "flaw present, not reachable; fix applied" else .value.status end)"]
+		    | if length == 0 then "-" else join("; ") | cell end) | \(if (.reasons | length) > 0 then (.reasons | join("; ") | cell) else "-" end) |"' "$_g"
+	done
 	echo
 	echo "## Builds (unpatched and patched, this machine's toolchain)"
 	echo
@@ -155,8 +166,9 @@ render() {
 		echo
 		echo "Each object built unpatched and patched with Debian's cross compilers; 'ok'"
 		echo "means no new warning, the functions each patch changed (objdiff) are"
-		echo "exactly cross/expect/<change>.expect, and every patched loader calls"
-		echo "setup_new_exec (cross/check-calls.sh).  A cell marked 'cross cache' was"
+		echo "exactly backports/fixes/<fix>/cross/<change>.expect, and every patched object"
+		echo "defines or calls what its fixes' cross/calls name (cross/check-calls.sh)."
+		echo "A cell marked 'cross cache' was"
 		echo "served from KIT_CACHE/cross under a key naming all its inputs; its"
 		echo "figures are those of the run that measured it (docs/design.md)."
 		echo

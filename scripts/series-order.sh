@@ -1,10 +1,9 @@
 #!/bin/sh
-# series-order.sh SERIES: refuse a security series that breaks the rule
-# "never A without D, nor D without B, C and E" (order-rule.sh; with
-# ARCHES=, D needs only the removals of the architectures named: C x86_64,
-# B sparc64, E powerpc).  Each patch names its upstream commit on a
-# "commit <id> upstream." line.  CVE-2010-3081's I needs nothing of A-H:
-# it passes after H (its place in every series) or anywhere else.
+# series-order.sh SERIES: refuse a security series that breaks a fix's
+# ordering rule (order-rule.sh: the Needs: and Needs-for: lines of the
+# changes' INFO; with ARCHES=, only the architectures named).  Each patch
+# names its upstream commit on a "commit <id> upstream." line.  A change
+# with no such line in its INFO, nor named by one, passes anywhere.
 set -eu
 series=$1
 dir=$(dirname "$series")

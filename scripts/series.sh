@@ -1,12 +1,12 @@
 #!/bin/sh
 # series.sh [BRANCH]: regenerate backports/<BRANCH>/ (quilt series + one
-# patch per upstream change) from the change definitions in
-# backports/changes/ (INFO, hand hunks per branch) and the cocci/ rules,
-# against the branch's pinned tree.
+# patch per upstream change) from the change definitions of every fix in
+# backports/fixes/<fix>/changes/ (INFO, hand hunks per branch) and the
+# Coccinelle rules their INFO names, against the branch's pinned tree.
 #
-# For each change, in backports/changes/series order, on a scratch copy of
-# the tree with the earlier changes already in:
-#   1. the branch's hand hunks  backports/changes/<c>/hunks/<branch>.diff
+# For each change, in series order (kit_changes: lib.sh), on a scratch copy
+# of the tree with the earlier changes already in:
+#   1. the branch's hand hunks  <change folder>/hunks/<branch>.diff
 #      are applied with no fuzz (a hunk that does not apply is an error);
 #   2. each rule the INFO names runs through cocci/apply.sh, which fails
 #      when a function it must change did not parse or a site was missed;
@@ -37,14 +37,14 @@ if [ -n "${TREE:-}" ] && [ -z "${SERIES_TREE:-}" ]; then
 	[ -z "$BRANCH" ] || [ "$BRANCH" = "$det" ] ||
 		die 2 "TREE=$TREE is $det, but BRANCH=$BRANCH was given; drop BRANCH= or use a $BRANCH tree"
 	BRANCH=$det
-	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+	tree_run_name "$TREE"; NAME=$_trn
 	check_name NAME "$NAME"
 	SERIES_TREE=$TREE SERIES_OUT=$OUT/$NAME/tree-series
 fi
 load_branch "$BRANCH"
 need_cmd git patch spatch
-changes=$KIT_ROOT/backports/changes
-[ -r "$changes/series" ] || die 2 "backports/changes/series is missing"
+all_changes=$(kit_changes)
+[ -n "$all_changes" ] || die 2 "no change in $(kit_fixes_dir)/*/changes/; a fix folder needs at least one"
 if [ -n "${SERIES_TREE:-}" ]; then
 	# A tree the kit was not tuned for (TREE=): the same hunks and rules,
 	# against that tree; read only, like every source.
@@ -90,7 +90,7 @@ g add -A -f
 g commit -q -m base
 mkdir "$work/out"
 
-info() { sed -n "s/^$1: //p" "$2" | head -1; }
+info() { header_field "$2" "$1" | head -1; }
 
 # where_failed DIFF: "file, function (hunk N)" for each hunk of DIFF that
 # does not apply to the scratch tree, read from the hunk headers.
@@ -112,13 +112,14 @@ where_failed() {
 slug() { printf '%s' "$1" | tr 'A-Z' 'a-z' | sed "s/[^a-z0-9_]\{1,\}/-/g; s/^-//; s/-\$//"; }
 
 n=0
-for c in $(grep -v '^#' "$changes/series"); do
-	d=$changes/$c
+for c in $all_changes; do
+	d=$(change_dir "$c")
+	rel=${d#"$KIT_ROOT"/}
 	if printf '%s\n' $present | grep -qx "$c"; then
 		progress "$BRANCH" series "$c: already in the tree, not made"
 		continue
 	fi
-	[ -r "$d/INFO" ] || die 2 "backports/changes/$c/INFO is missing"
+	[ -r "$d/INFO" ] || die 2 "$rel/INFO is missing"
 	branches=$(info Branches "$d/INFO")
 	case " ${branches:-all} " in *" all "* | *" $BRANCH "*) ;; *)
 		progress "$BRANCH" series "$c: not for this branch (Branches: $branches)"; continue ;;
@@ -130,10 +131,10 @@ for c in $(grep -v '^#' "$changes/series"); do
 		# can be tried alone to name the file and function that differ
 		patch -d "$work/tree" -p1 -F0 -N --dry-run -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 &&
 		patch -d "$work/tree" -p1 -F0 -N --no-backup-if-mismatch -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 ||
-			die 1 "$c: hand hunks backports/changes/$c/hunks/$BRANCH.diff do not apply: $(where_failed "$d/hunks/$BRANCH.diff")"
+			die 1 "$c: hand hunks $rel/hunks/$BRANCH.diff do not apply: $(where_failed "$d/hunks/$BRANCH.diff")"
 		for f in $(sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$d/hunks/$BRANCH.diff"); do
 			made="$made
-  $f: hand hunk (backports/changes/$c/hunks/$BRANCH.diff)"
+  $f: hand hunk ($rel/hunks/$BRANCH.diff)"
 		done
 	fi
 	for r in $(info Rules "$d/INFO"); do

@@ -1,24 +1,27 @@
 #!/bin/sh
-# verify.sh [BRANCH]: build what is missing, boot the unpatched kernel and,
-# when the branch has a security series, the patched one, in the
-# verification VM (testvm/, which judges blind), record the verdicts in
-# $OUT/<name>/result.json under boots.<kind>, and hold them against what
-# each kernel must be (the gate).  One line per boot.
+# verify.sh [BRANCH]: build what is missing, boot the kernels the run
+# requires in the verification VM (testvm/, which judges blind), and hold
+# them to what each must be: the gate (scripts/gate.sh, docs/design.md
+# "The gate").  One line per required kernel, printed from the gate's own
+# record, never judged here.
 #
-# What each kernel must be (verdicts: testvm/README.md "Verdicts"):
-#   unpatched, the fix missing      VULNERABLE (the exposure is shown)
-#   patched                         SURVIVED
-#   a tree that already carries the fix (debian-6.1; any tree in which
-#   scripts/fix-state.sh finds every change): only its own kernel is
-#   booted, and it must be SURVIVED.
-# The same holds per fix (CVE): a fix the tree misses VULNERABLE unpatched,
-# every fix SURVIVED patched (below, must_fix).
+# The order: the plan (what the tree misses), then OUT/<name>/manifest.json
+# (gate.sh manifest: the kernels required and what each must be, per fix,
+# written before anything is built or booted), the builds, the boots,
+# then OUT/<name>/gate.json (gate.sh).  result.json gets the boots, the
+# provenance and a copy of the gate; junit.xml and a pick's record are made
+# from gate.json.
+#
+# Which kernels are required comes from the plan alone: the unpatched one,
+# and the patched one unless the tree already carries every change (then
+# only its own kernel, every fix SURVIVED).  A 2.6 branch without a series
+# still requires its patched kernel, which cannot be built: the gate fails.
 # SERIES_DIR=<quilt series> verifies that series as the patched kernel (a
-# release's own pick, a mutant): it is held to SURVIVED like the kit's own.
-# VERIFY_KINDS="unpatched" narrows a run to one kind.
+# release's own pick, a mutant).  TREE=<kernel tree> verifies a tree under
+# NAME (default tree-<folder>; never a branch's name).
 #
-# Exit: 0 every kernel is what it must be; 1 one is not (or a step failed
-# before a verdict); 2 bad input; 3 the source cannot be reached (SKIP).
+# Exit: 0 the gate passed; 1 it failed (or a step failed before a
+# verdict); 2 bad input; 3 the source cannot be reached (SKIP).
 set -eu
 . "$(dirname "$0")/lib.sh"
 BRANCH=${1:-${BRANCH:-}}
@@ -26,9 +29,14 @@ TREE=${TREE:-}
 check_inputs NAME BRANCH
 if [ -n "$TREE" ]; then
 	BRANCH=$(sh "$KIT_ROOT/scripts/detect.sh" "$TREE" ${BRANCH:+"$BRANCH"}) || exit $?
-	NAME=${NAME:-$(basename "$(cd "$TREE" && pwd)")}
+	tree_run_name "$TREE"; NAME=$_trn
 fi
 load_branch "$BRANCH"
+# The kinds a run requires are the manifest's, never the environment's:
+# a VERIFY_KINDS that leaked into a job once let the gate pass with no
+# patched kernel booted.
+[ -z "${VERIFY_KINDS:-}" ] ||
+	warn "VERIFY_KINDS='$VERIFY_KINDS' is not read: the run boots every kernel its manifest requires (docs/design.md \"The gate\")"
 # ARCHES= (or HARDENING=0): the patched kernel is the pick for those
 # architectures (scripts/pick.sh), verified under its own name
 # (<branch>-pick-<name>) so that the branch's full-series result stays as
@@ -60,73 +68,75 @@ NAME=${NAME:-$BRANCH}
 check_name NAME "$NAME"
 export NAME
 result=$OUT/$NAME/result.json
-series_dir=${SERIES_DIR:-$KIT_ROOT/backports/$BRANCH}
 [ -z "${SERIES_DIR:-}" ] || [ -r "$SERIES_DIR/series" ] ||
 	die 2 "SERIES_DIR=$SERIES_DIR has no series file; give a quilt series folder"
 
 if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
-kinds=unpatched fixed= noseries=
 out_root
 mkdir -p "$OUT/$NAME"
-if planned=$(sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan"); then
-	if [ -r "$series_dir/series" ]; then
-		kinds="unpatched patched"
-	else
-		# The fix is missing and there is nothing to apply: the gate
-		# cannot pass, whatever the unpatched kernel shows.
-		noseries=1
-		progress "$NAME" verify "no security series in backports/$BRANCH: booting its own kernel only; the gate fails"
-	fi
+# An earlier run's gate must not outlive this one, whatever stops it.
+rm -f "$OUT/$NAME/gate.json" "$OUT/$NAME/manifest.json"
+result_update "$result" 'del(.gate) | del(.boots)'
+fixed=
+if planned=$(sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$OUT/$NAME/plan"); then :
 else
 	rc=$?
 	[ $rc -eq 4 ] || exit $rc
 	fixed=1
 fi
-# VERIFY_KINDS=unpatched (or patched) narrows the run.
-kinds=${VERIFY_KINDS:-$kinds}
-# A previous run's gate, and its boots of the kinds run now, must not
-# outlive a build that fails now.
-result_update "$result" --arg k "$kinds" 'del(.gate) | reduce ($k | split(" ")[] | select(. != "")) as $x (.; del(.boots[$x]))'
+sh "$KIT_ROOT/scripts/gate.sh" manifest "$OUT/$NAME" "$BRANCH" || exit $?
+manifest=$OUT/$NAME/manifest.json
+# the kinds to build and boot: every required one that can be built
+kinds=$(jq -r '.kinds | to_entries[] | select(.value.absent == null) | .key' "$manifest")
+jq -r '.kinds | to_entries[] | select(.value.absent != null) | "\(.key): \(.value.absent)"' "$manifest" |
+	while IFS= read -r l; do progress "$NAME" verify "$l; that kernel cannot be booted, and the gate fails"; done
+
+# judge: the gate over this run's boots; 0 pass, 1 fail, else gate.sh's
+# own error (it names it).
+judge() {
+	_jrc=0
+	sh "$KIT_ROOT/scripts/gate.sh" "$OUT/$NAME" || _jrc=$?
+	[ $_jrc -le 1 ] || exit $_jrc
+	return $_jrc
+}
 # build.sh takes this run's verified source and, unless SERIES_DIR= or
 # TREE= (whose series build.sh makes), the series planned above
 [ -z "$TREE" ] && [ -z "${SERIES_DIR:-}" ] || planned=
 for k in $kinds; do
-	KIT_RUN_SRC=$src KIT_RUN_PLAN=${planned:-} sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || exit $?
+	brc=0
+	KIT_RUN_SRC=$src KIT_RUN_PLAN=${planned:-} sh "$KIT_ROOT/scripts/build.sh" "$k" "$BRANCH" || brc=$?
+	# a kernel that was not built is not booted: the gate (which fails
+	# then) says so in gate.json, and the build's own exit status stands
+	if [ $brc -ne 0 ]; then
+		# (the gate fails here, a required kind unbuilt: its status adds
+		# nothing to the build's)
+		judge || [ $? -eq 1 ]
+		exit $brc
+	fi
 done
 if [ -n "$fixed" ]; then
 	result_update "$result" --slurpfile p "$OUT/$NAME/plan/plan.json" '.security = ($p[0] + {applied: []})'
 	progress "$NAME" verify "already fixed: the tree carries every change; nothing applied"
 fi
 
-# must <kind>: the verdict this kernel must get.
-must() {
-	if [ -n "$fixed" ] || [ "$1" != unpatched ]; then echo SURVIVED; else echo VULNERABLE; fi
-}
-# Each fix is held on its own too (boots.<kind>.fixes.<CVE>.verdict): a fix
-# is one References: value of backports/changes/*/INFO.  The tree misses a
-# fix when it misses one of that fix's changes (plan.json); its unpatched
-# kernel must show that fix VULNERABLE, and every other fix, the patched
-# kernel's and an already-fixed tree's every fix SURVIVED.  NOT-TESTED
-# (the guest could not reach the code) passes for no fix.
-# (fixes_of, kit_fixes: lib.sh)
-kit_fixes=$(kit_fixes)
-missing_changes=$(jq -r '.changes[] | select(.state == "missing") | .change' "$OUT/$NAME/plan/plan.json") ||
-	die 1 "[$NAME] cannot read $OUT/$NAME/plan/plan.json (the plan step's record); run make verify BRANCH=$BRANCH again"
-missing_fixes=$(fixes_of $missing_changes)
-# must_fix <kind> <fix>
-must_fix() {
-	if [ "$1" = unpatched ] && [ -z "$fixed" ] && printf '%s\n' $missing_fixes | grep -qx "$2"
-	then echo VULNERABLE; else echo SURVIVED; fi
-}
-
-gate=0
+# Provenance names the series the patched build pushed: SERIES_DIR=, else
+# the one its plan named (the branch's own, the missing changes' for a
+# partly fixed tree, tree-series for TREE=; build.sh plans into the same
+# OUT/<name>/plan/); none for a tree that needed nothing.
+pushed=
+if [ -n "${SERIES_DIR:-}" ]; then pushed=$SERIES_DIR
+elif [ -z "$fixed" ] && printf '%s\n' $kinds | grep -qx patched; then
+	pushed=$(jq -r '.series_dir // ""' "$OUT/$NAME/plan/plan.json") ||
+		die 1 "[$NAME] cannot read $OUT/$NAME/plan/plan.json (the plan the patched build used)"
+fi
 result_update "$result" --argjson prov "$(kit_provenance)" \
-	--arg series "$(series_digest "$series_dir")" \
+	--arg series "$(if [ -n "$pushed" ]; then series_digest "$pushed"; else echo -; fi)" \
 	--arg host "$(for p in $BR_HOST_SERIES; do cat "$KIT_ROOT/branches/host/$p.patch"; done | sha256sum | cut -d' ' -f1)" \
-	--arg sdir "${SERIES_DIR:+$SERIES_DIR}" \
+	--arg sdir "$pushed" --arg sfrom "$(if [ -n "${SERIES_DIR:-}" ]; then echo SERIES_DIR; elif [ -n "$TREE" ]; then echo tree-series; fi)" \
 	'.provenance = ($prov + {series_sha256: $series, series_dir: (if $sdir == "" then null else $sdir end),
-	   host_series_sha256: $host}) | del(.gate)'
+	   series_from: (if $sfrom != "" then $sfrom elif $sdir == "" then null else "plan" end),
+	   host_series_sha256: $host})'
 [ -z "$pick" ] || result_update "$result" --arg n "$pick" --arg b "$BRANCH" --arg l "$ARCHES_LIST" \
 	--arg r "$pick_rec" '.pick = {name: $n, branch: $b, arches: ($l | split(" ")), record: $r}'
 # The kernels boot side by side where the cores allow (BOOT_JOBS): each in
@@ -151,57 +161,47 @@ for k in $kinds; do
 	running=$((running + 1))
 done
 wait
+vmfail=
 for k in $kinds; do
 	bdir=$OUT/$NAME/$k
-	[ "$(cat "$bdir/verify.rc" 2>/dev/null)" = 0 ] ||
-		die 1 "[$NAME] the verification VM failed on the $k kernel; see $bdir/verify/"
-	line=$(cat "$bdir/verify.line")
-	rm -f "$bdir/verify.line" "$bdir/verify.rc"
-	want=$(must "$k")
-	got=$(jq -r .verdict "$bdir/verify/boot.json")
-	if [ "$got" = "$want" ]; then ok=true; mark=ok
-	else ok=false; mark="NOT OK: must be $want"; gate=1; fi
-	# each fix: "<fix> <verdict> <must>" lines, then the ones that are not
-	fixlines=$(for f in $kit_fixes; do
-		printf '%s %s %s\n' "$f" "$(jq -r --arg f "$f" '.fixes[$f].verdict // "none"' "$bdir/verify/boot.json")" "$(must_fix "$k" "$f")"
-	done)
-	bad=$(printf '%s\n' "$fixlines" | awk 'NF != 3 || $2 != $3 { printf "%s%s %s, must be %s", s, $1, $2, $3; s = "; " }')
-	if [ -n "$bad" ]; then
-		ok=false; gate=1
-		if [ "$mark" = ok ]; then mark="NOT OK: $bad"; else mark="$mark; $bad"; fi
+	if [ "$(cat "$bdir/verify.rc" 2>/dev/null)" != 0 ]; then
+		# no boot record of this run: the gate names the kind not booted
+		vmfail="$vmfail $k"
+		printf '%s\n' "none: the verification VM failed; see $bdir/verify/" >"$bdir/verify.line"
+		continue
 	fi
 	result_update "$result" --arg k "$k" --slurpfile b "$bdir/verify/boot.json" \
 		--arg commit "${BR_COMMIT:-}" --arg cfg "$(cat "$bdir/config.sha256")" \
-		--arg want "$want" --argjson ok "$ok" --arg fl "$fixlines" \
-		'($fl | split("\n") | map(select(. != "") | split(" ")
-		   | {key: .[0], value: {verdict: .[1], expected: .[2], ok: (.[1] == .[2])}}) | from_entries) as $fx
-		 | .boots[$k] = ($b[0] + {expected: $want, as_expected: $ok,
-		    inputs: ($b[0].inputs + {tree_commit: $commit,
-		    build_config_sha256: $cfg, toolchain: .toolchain})})
-		 | .gate.kernels[$k] = {verdict: $b[0].verdict, expected: $want, ok: $ok,
-		    failed_tests: ($b[0].failed_tests // []), fixes: $fx}'
+		'.boots[$k] = ($b[0] + {inputs: ($b[0].inputs + {tree_commit: $commit,
+		    build_config_sha256: $cfg, toolchain: .toolchain})})'
+done
+gate=0
+judge || gate=1
+g=$OUT/$NAME/gate.json
+# result.json carries the gate as gate.sh wrote it, and each boot the
+# verdict it was held to
+result_update "$result" --slurpfile g "$g" \
+	'.gate = $g[0] | reduce ($g[0].kernels | to_entries[] | select(.value.booted)) as $k (.;
+	   .boots[$k.key] += {expected: $k.value.expected, as_expected: $k.value.ok})'
+# one line per required kernel: the verifier's line, then the gate's word
+for k in $(jq -r '.kernels | keys_unsorted[]' "$g"); do
+	line=$(cat "$OUT/$NAME/$k/verify.line" 2>/dev/null) || line=
+	rm -f "$OUT/$NAME/$k/verify.line" "$OUT/$NAME/$k/verify.rc"
+	mark=$(jq -r --arg k "$k" '.kernels[$k] | if .ok then "ok" elif .booted | not then "NOT OK: \(.why)" else
+	  "NOT OK: " + ([(if .verdict_ok then empty else "must be \(.expected)" end),
+	     (.fixes | to_entries[] | select(.value.ok | not) | "\(.key) \(.value.verdict), must be \(.value.expected)")]
+	    | join("; ")) end' "$g")
+	[ -n "$line" ] || line=$(jq -r --arg k "$k" '"none: \(.kernels[$k].why // "not booted")"' "$g")
 	printf '%-12s %-9s %s [%s]\n' "$NAME" "$k" "$line" "$mark"
 done
-if [ -n "$noseries" ]; then
-	gate=1
-	result_update "$result" --arg s "$series_dir/series" \
-		'.gate.kernels.patched = {verdict: "none", expected: "SURVIVED", ok: false,
-		   failed_tests: [], why: "no security series (\($s))"}'
-	printf '%-12s %-9s none: no security series in %s [NOT OK: must be SURVIVED]\n' "$NAME" patched "$series_dir"
-fi
-st=pass; [ $gate -eq 0 ] || st=fail
-result_update "$result" --arg st "$st" '.gate.status = $st'
 pick_verify --slurpfile r "$result" --arg res "$result" --arg at "$(date -u +%FT%TZ)" \
 	'.verify = ($r[0] | . as $x | {result: $res, name: .branch, measured_at: $at,
 	   kit_commit: .provenance.kit_commit, status: .gate.status,
 	   kernels: (.gate.kernels | with_entries(.value += {tests: ($x.boots[.key].tests // null),
 	     seconds: ($x.boots[.key].seconds // null), signature: ($x.boots[.key].signature // null)}))})'
 # the same, as JUnit XML for a CI engine's test report (testvm/junit.sh)
-# shellcheck disable=SC2046
-sh "$KIT_ROOT/testvm/junit.sh" "$NAME" "$OUT/$NAME/junit.xml" \
-	$(for k in $kinds; do
-		printf '%s:%s:%s/%s/%s/verify:' "$k" "$(must "$k")" "$OUT" "$NAME" "$k"
-		for f in $kit_fixes; do printf '%s=%s\n' "$f" "$(must_fix "$k" "$f")"; done | paste -sd, -
-	done) ||
+sh "$KIT_ROOT/testvm/junit.sh" "$NAME" "$OUT/$NAME/junit.xml" "$g" ||
 	die 1 "[$NAME] cannot write $OUT/$NAME/junit.xml; see the message above"
-[ $gate -eq 0 ] || die 1 "[$NAME] gate failed: a kernel is not what it must be (see the NOT OK line above and $result)"
+[ $gate -eq 0 ] ||
+	die 1 "[$NAME] gate failed: $(jq -r '.reasons | join("; ")' "$g") (see $g${vmfail:+; the verification VM failed on:$vmfail})"
+# (a VM that failed leaves its kind not booted, so the gate failed above)

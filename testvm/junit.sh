@@ -1,35 +1,44 @@
 #!/bin/sh
-# junit.sh NAME OUTFILE KIND:MUST:VERIFYDIR[:FIX=MUST,...]...: the verification of one
-# branch (or TREE= name) as JUnit XML, for a CI engine's test report.
+# junit.sh NAME OUTFILE GATE.JSON: the verification of one branch (or
+# TREE= name) as JUnit XML, for a CI engine's test report, made from the
+# gate's record (scripts/gate.sh, docs/design.md "The gate"): which kernels
+# were required, the verdict each had to get, per fix, and whether it did.
+# Nothing is judged here.
 #
-# For each kernel (KIND, the verdict it MUST get, and the VERIFYDIR that
-# verify-kernel.sh wrote): one testsuite per boot ("NAME KIND [cmdline]"),
-# its verdict, each fix's verdict and signature, and its command line as
-# properties, a testcase per guest test (TAP "ok"/"not ok" lines of the
-# boot's log; "not ok" is a failure whose text is the test's "# ..."
-# diagnostics; "# SKIP" is skipped) under its fix: classname
-# "NAME.KIND.<CVE>", the fix its name starts with ("CVE-2010-3081 ...") or
-# else the boot's first fix (CVE-2010-0307, whose tests carry no prefix),
-# and one testsuite "NAME KIND gate": a testcase that fails unless the
-# kernel's verdict is the one it must get, and one per fix named in
-# FIX=MUST (the gate's own per-fix verdicts: scripts/verify.sh) that fails
-# unless that fix's verdict is the one it must get; a fix the boot did
-# not judge fails.
+# For each required kernel that booted (its verify folder, as
+# verify-kernel.sh wrote it): one testsuite per boot ("NAME KIND
+# [cmdline]"), its verdict, each fix's verdict and signature, and its
+# command line as properties, a testcase per guest test (TAP "ok"/"not ok"
+# lines of the boot's log; "not ok" is a failure whose text is the test's
+# "# ..." diagnostics; "# SKIP" is skipped) under its fix: classname
+# "NAME.KIND.<ID>", the fix its name starts with (every fix program names
+# its tests "<ID> <class>: ...", testvm/README.md "Fix programs").
+# Then, for every required kernel, one testsuite "NAME KIND gate": a
+# testcase for the kernel's verdict and one per fix, each failing where
+# the gate says it is not ok; a kernel that was not booted has one failing
+# testcase saying why.
 #
-# A fix held to VULNERABLE (FIX=VULNERABLE; without FIX=MUST, every fix of
-# a kernel held to VULNERABLE) must fail its "cve-state:" checks: that is
-# the exposure shown, so those testcases pass there and say in their
+# A fix the gate holds to VULNERABLE (without per-fix entries, every fix
+# of a kernel held to VULNERABLE) must fail its "cve-state:" checks: that
+# is the exposure shown, so those testcases pass there and say in their
 # output that they were not ok, as expected.  Every other failing test
 # fails, on every kernel, a fix the tree already has included.
 #
-# Written atomically (temp file, then rename).  Exit 0 written, 1 a boot
-# record cannot be read, 2 bad usage.
+# Written atomically (temp file, then rename).  Exit 0 written, 1 a record
+# cannot be read, 2 bad usage.
 set -u
 die() { _rc=$1; shift; printf 'junit.sh: error: %s\n' "$*" >&2; exit "$_rc"; }
-[ $# -ge 3 ] || die 2 "usage: junit.sh NAME OUTFILE KIND:MUST:VERIFYDIR..."
-name=$1 outfile=$2
-shift 2
+[ $# -eq 3 ] || die 2 "usage: junit.sh NAME OUTFILE GATE.JSON"
+name=$1 outfile=$2 gate=$3
 command -v jq >/dev/null 2>&1 || die 2 "jq is not installed; run 'make deps'"
+[ -r "$gate" ] && jq -e '(.kernels | type) == "object"' "$gate" >/dev/null 2>&1 ||
+	die 1 "$gate is not a gate record (scripts/gate.sh); run make verify again"
+# KIND:MUST:VERIFYDIR[:FIX=MUST,...] per required kernel, from the gate
+# (VERIFYDIR "-": not booted)
+# shellcheck disable=SC2046
+set -- $(jq -r '.kernels | to_entries[] | "\(.key):\(.value.expected):\(.value.boot // "-")"
+  + (if (.value.fixes // {}) == {} then "" else ":" + (.value.fixes | to_entries | map("\(.key)=\(.value.expected)") | join(",")) end)' "$gate") ||
+	die 1 "cannot read $gate"
 
 # XML text: escape the five specials, drop control characters but tab.
 esc() { LC_ALL=C tr -d '\000-\010\013-\037\177' | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
@@ -43,6 +52,15 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
 		kind=${arg%%:*} rest=${arg#*:}
 		must=${rest%%:*} vdir=${rest#*:} fixmust=
 		case $vdir in *:CVE-*) fixmust=${vdir##*:} vdir=${vdir%:*} ;; esac
+		if [ "$vdir" = - ]; then
+			printf '  <testsuite name="%s" tests="1" failures="1" skipped="0" errors="0" time="0">\n' "$(printf '%s' "$name $kind gate" | esc)"
+			printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind" | esc)" "$(printf '%s' "not booted (must be $must)" | esc)"
+			printf '      <failure message="not booted">%s</failure>\n' \
+				"$(jq -r --arg k "$kind" '.kernels[$k].why // "no boot record"' "$gate" | esc)"
+			echo '    </testcase>'
+			echo '  </testsuite>'
+			continue
+		fi
 		[ -r "$vdir/boot.json" ] || die 1 "no boot record in $vdir (boot.json); was the $kind kernel booted?"
 		verdict=$(jq -r .verdict "$vdir/boot.json") || die 1 "cannot read $vdir/boot.json"
 		for bj in "$vdir"/boot-*.json; do
@@ -116,7 +134,8 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
 		done
 		# the gate: this kernel's verdict against the one it must get, then
 		# each fix's (FIX=MUST) against the one that fix must get
-		gf=0; [ "$verdict" = "$must" ] || gf=1
+		kok=$(jq -r --arg k "$kind" '.kernels[$k].verdict_ok' "$gate") || die 1 "cannot read $gate"
+		gf=0; [ "$kok" = true ] || gf=1
 		gn=1
 		: >"$tmp.gate"
 		for fm in $(printf '%s' "$fixmust" | tr ',' ' '); do
@@ -126,7 +145,8 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
 			gn=$((gn + 1))
 			printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind.$fx" | esc)" \
 				"$(printf '%s' "$fx verdict $fgot (must be $fwant)" | esc)" >>"$tmp.gate"
-			if [ "$fgot" != "$fwant" ]; then
+			fok=$(jq -r --arg k "$kind" --arg f "$fx" '.kernels[$k].fixes[$f].ok' "$gate") || die 1 "cannot read $gate"
+			if [ "$fok" != true ]; then
 				gf=$((gf + 1))
 				printf '      <failure message="%s">%s</failure>\n' "$(printf '%s' "$fx verdict $fgot, must be $fwant" | esc)" \
 					"$(jq -r --arg f "$fx" '.fixes[$f].signature // "the boot gave this fix no verdict"' "$vdir/boot.json" | esc)" >>"$tmp.gate"
@@ -143,7 +163,7 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
 				| join("")' "$vdir/boot.json")"
 		printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind" | esc)" \
 			"$(printf '%s' "verdict $verdict (must be $must)" | esc)"
-		[ "$verdict" = "$must" ] ||
+		[ "$kok" = true ] ||
 			printf '      <failure message="verdict %s, must be %s">%s</failure>\n' "$verdict" "$must" \
 				"$(jq -r '.signature + (if (.failed_tests // []) == [] then "" else "; failing tests: " + (.failed_tests | join("; ")) end)' "$vdir/boot.json" | esc)"
 		echo '    </testcase>'

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Every committed series regenerates byte for byte from backports/changes/
-# and the cocci/ rules against the pinned tree (drift fails loudly), and a
+# Every committed series regenerates byte for byte from backports/fixes/
+# (hand hunks and each fix's Coccinelle rules) against the pinned tree (drift fails loudly), and a
 # regenerated series passes the ordering rule (series.sh checks it).
 . ci/e2e/lib.sh
 for b in $(e2e_branches); do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The cross matrix (make cross): every patched loader compiles on an
 # architecture that builds it, unpatched and patched, with no new warning,
-# and each patch changed exactly the functions cross/expect/ names.
+# and each patch changed exactly the functions its fix's cross/*.expect names.
 # About 20 minutes a branch cold here (1207 s and 1967 s measured for
 # v2.6.32, the second mostly waiting for the build lock), seconds when
 # every cell comes from the cross cache; make check must stay within CI's

@@ -79,6 +79,10 @@ result() {	# result BRANCH GATE [ok of patched]
 	          patched: {verdict: (if $ok then "SURVIVED" else "REGRESSED" end), expected: "SURVIVED", ok: $ok,
 	                    failed_tests: (if $ok then [] else ["regress: brk randomised"] end)}}},
 	  provenance: {kit_commit: "abc1234", recorded_at: "2026-12-05T00:00:00Z"}}' >"$o/$1/result.json"
+	# the gate's record (scripts/gate.sh), which the report job reads
+	jq '.gate + {schema: 1, name: .branch, reasons: (if .gate.status == "pass" then [] else
+	  ["patched: verdict REGRESSED, must be SURVIVED (failing: regress: brk randomised)"] end)}' \
+		"$o/$1/result.json" >"$o/$1/gate.json"
 	printf '0 -\n' >"$o/$1/job.status"
 }
 report() { out=$(env OUT="$o" KIT_CONFIG=/nonexistent KIT_CACHE="$t/cache" "$@" sh "$t/kit/ci/pipeline.sh" report 2>&1); rc=$?; }
@@ -91,14 +95,14 @@ report
 
 result v2.6.31 fail false
 rm -r "$o/v2.6.30"
-mkdir -p "$o/v2.6.29" && printf '1 -\n' >"$o/v2.6.29/job.status" && rm "$o/v2.6.29/result.json"
-jq 'del(.gate)' "$o/v2.6.28/result.json" >"$t/x" && mv "$t/x" "$o/v2.6.28/result.json" && printf '1 -\n' >"$o/v2.6.28/job.status"
+mkdir -p "$o/v2.6.29" && printf '1 -\n' >"$o/v2.6.29/job.status" && rm "$o/v2.6.29/result.json" "$o/v2.6.29/gate.json"
+rm "$o/v2.6.28/gate.json" && printf '2 -\n' >"$o/v2.6.28/job.status"
 report
 row() { printf '%s\n' "$out" | grep -qE "^$1 +$2 +$3"; }
-[ $rc -eq 1 ] && row v2.6.32 pass && row v2.6.31 FAILED 'patched is REGRESSED, must be SURVIVED \(failing: regress: brk randomised\)' &&
+[ $rc -eq 1 ] && row v2.6.32 pass && row v2.6.31 FAILED 'patched: verdict REGRESSED, must be SURVIVED \(failing: regress: brk randomised\)' &&
 	row v2.6.30 FAILED 'no result: its verify job left no artifacts' &&
-	row v2.6.29 FAILED 'no result: its verify job exited 1 before a verdict' &&
-	row v2.6.28 FAILED 'no gate: its verify job stopped before a verdict \(exit 1' &&
+	row v2.6.29 FAILED 'no gate: its verify job exited 1 before a verdict' &&
+	row v2.6.28 FAILED 'no gate: its verify job exited 2 before a verdict' &&
 	printf '%s' "$out" | grep -q 'gate FAILED for: v2.6.28 v2.6.29 v2.6.30 v2.6.31 ' &&
 	[ -s "$o/results.md" ] &&
 	t_ok "a failed gate, a job that left nothing, one that stopped before a verdict: each named, the report still written, exit 1" ||
@@ -115,12 +119,13 @@ verify() { vout=$(env OUT="$o" KIT_CONFIG=/nonexistent KIT_CACHE="$t/cache" KIT_
 	KERNEL_GIT=http://127.0.0.1:9/x.git "$@" sh ci/pipeline.sh verify v2.6.32 2>&1); vrc=$?; }
 verify KIT_SOURCE_CONFIGURED=0
 report
-[ $vrc -eq 3 ] && [ "$(cat "$o/v2.6.32/job.status")" = "3 SKIP" ] && [ $rc -eq 0 ] && row v2.6.32 SKIP 'source not reachable and none configured' &&
-	t_ok "verify job: source unreachable, none configured: exit 3 (allowed), SKIP in the gate, the report job passes" ||
+[ $vrc -eq 3 ] && [ "$(cat "$o/v2.6.32/job.status")" = "3 SKIP" ] && [ $rc -eq 3 ] && row v2.6.32 SKIP 'source not reachable and none configured' &&
+	printf '%s\n' "$out" | grep -qx "pipeline.sh: 1 of $(names branches | wc -l) branches not verified: source not reachable; set KERNEL_GIT (v2.6.32)" &&
+	t_ok "verify job: source unreachable, none configured: exit 3 (allowed), SKIP in the gate; the report job exits 3 (not green), one line naming it" ||
 	t_fail "unreachable and unconfigured is SKIP" "verify rc=$vrc: $(printf '%s' "$vout" | tail -2)" "report rc=$rc" "$out"
 verify KIT_SOURCE_CONFIGURED=1
 report
-[ $vrc -eq 3 ] && [ "$(cat "$o/v2.6.32/job.status")" = "3 FAILED" ] && [ $rc -eq 1 ] && row v2.6.32 FAILED 'no result: its verify job exited 3' &&
+[ $vrc -eq 3 ] && [ "$(cat "$o/v2.6.32/job.status")" = "3 FAILED" ] && [ $rc -eq 1 ] && row v2.6.32 FAILED 'no gate: its verify job exited 3' &&
 	t_ok "verify job: source unreachable although KERNEL_GIT is configured: the report job fails" ||
 	t_fail "unreachable but configured fails" "verify rc=$vrc" "report rc=$rc" "$out"
 
@@ -129,9 +134,19 @@ report TREE="$t/nowhere"
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "TREE='$t/nowhere' is not a folder" &&
 	t_ok "a TREE that is not on the runner: exit 2, named" || t_fail "missing TREE refused" "rc=$rc" "$out"
 mkdir -p "$t/linux-acme"
-result linux-acme pass
+result tree-linux-acme pass
 report TREE="$t/linux-acme"
-[ $rc -eq 0 ] && row linux-acme pass && [ "$(printf '%s\n' "$out" | grep -Ec '^(v2|debian)')" -eq 0 ] &&
-	t_ok "a TREE= pipeline's gate holds that tree (named after its folder), not the branches" ||
+[ $rc -eq 0 ] && row tree-linux-acme pass && [ "$(printf '%s\n' "$out" | grep -Ec '^(v2|debian)')" -eq 0 ] &&
+	t_ok "a TREE= pipeline's gate holds that tree (named tree-<folder>), not the branches" ||
 	t_fail "TREE= gate" "rc=$rc" "$out"
+# a tree kept in a folder named like a branch is still tree-<folder>, and
+# TREE_NAME=<a branch> is refused: a TREE= pipeline never holds a branch's
+# result as its own
+mkdir -p "$t/v2.6.32"
+report TREE="$t/v2.6.32"
+[ $rc -eq 1 ] && row tree-v2.6.32 FAILED 'no result' && ! printf '%s\n' "$out" | grep -q '^v2.6.32 ' &&
+	t_ok "TREE= in a folder named v2.6.32: held as tree-v2.6.32, never as the branch v2.6.32" || t_fail "TREE named like a branch" "rc=$rc" "$out"
+report TREE="$t/linux-acme" TREE_NAME=v2.6.32
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'NAME=v2.6.32 is a branch name' &&
+	t_ok "TREE_NAME=<a branch>: refused, exit 2" || t_fail "TREE_NAME=branch refused" "rc=$rc" "$out"
 t_done

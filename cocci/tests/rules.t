@@ -1,7 +1,8 @@
 #!/bin/sh
 # cocci/tests/rules.t: every rule on its samples, as Coccinelle's own tests.
 #
-# For each cocci/<rule>.cocci and each sample cocci/tests/<rule>/<s>.c:
+# For each rule of every fix, backports/fixes/<fix>/cocci/<rule>.cocci, and
+# each sample beside it, backports/fixes/<fix>/cocci/tests/<rule>/<s>.c:
 #   - patch mode on <s>.c gives exactly <s>.res;
 #   - a second patch run on <s>.res changes nothing (idempotent);
 #   - report mode flags <s>.c and is silent on <s>.res.
@@ -23,15 +24,18 @@ echo "# spatch $ver"
 
 sp() { spatch --very-quiet --macro-file "$root/cocci/macros.h" --no-includes "$@" 2>/dev/null; }
 
-for rule in cocci/*.cocci; do
+# rdir <rule name>: the cocci/ folder of the fix that holds the rule
+rdir() { for _r in backports/fixes/*/cocci/"$1".cocci; do dirname "$_r"; return; done; }
+for rule in backports/fixes/*/cocci/*.cocci; do
+	[ -r "$rule" ] || continue
 	name=$(basename "$rule" .cocci)
 	req=$(sed -n 's|^// Requires:[[:space:]]*||p' "$rule")
 	t_check "$name: header pins spatch $ver" test "$req" = "$ver"
-	for h in '///' '// Confidence:' '// Options:' '// Upstream:' '// Branches:' '// Files:' '// Sites:' 'virtual patch' 'virtual report'; do
+	for h in '///' '// Confidence:' '// Options:' '// Upstream:' '// Branches:' '// Trees:' '// Files:' '// Sites:' 'virtual patch' 'virtual report'; do
 		grep -q "^$h" "$rule" || t_fail "$name: header has '$h'"
 	done
-	set -- cocci/tests/"$name"/*.c
-	[ -f "$1" ] || { t_fail "$name: has samples in cocci/tests/$name/"; continue; }
+	set -- "$(dirname "$rule")/tests/$name"/*.c
+	[ -f "$1" ] || { t_fail "$name: has samples in $(dirname "$rule")/tests/$name/"; continue; }
 	for c in "$@"; do
 		s=${c%.c}; res=$s.res; b=$name/$(basename "$s")
 		[ -f "$res" ] || { t_fail "$b: has a .res"; continue; }
@@ -56,42 +60,45 @@ for rule in cocci/*.cocci; do
 	done
 done
 
+# apply.sh's own checks below run on two real rules, found by name in
+# whichever fix folder holds them.
+L=$(rdir setup_new_exec-loaders)/setup_new_exec-loaders.cocci LT=$(rdir setup_new_exec-loaders)/tests
 # The macro file: the samples with DUMP_SEEK/NEW_AUX_ENT/elf_addr_t need it.
 fns() { spatch --very-quiet --no-includes "$@" --sp-file cocci/tools/functions.cocci 2>/dev/null | cut -f2; }
 for c in setup_new_exec-loaders/fdpic.c:sample_tables; do
-	f=cocci/tests/${c%%:*} fn=${c#*:}
+	f=$LT/${c%%:*} fn=${c#*:}
 	if fns "$f" | grep -qx "$fn"; then t_fail "macros: $fn does not parse without cocci/macros.h (else the test proves nothing)"
 	else t_ok "macros: $fn does not parse without cocci/macros.h"; fi
 	if fns --macro-file cocci/macros.h "$f" | grep -qx "$fn"; then t_ok "macros: $fn parses with cocci/macros.h"
 	else t_fail "macros: $fn parses with cocci/macros.h"; fi
 done
-if fns --macro-file cocci/macros.h cocci/tests/setup_new_exec-loaders/aout-alpha.c | grep -qx sample_core_dump; then
+if fns --macro-file cocci/macros.h $LT/setup_new_exec-loaders/aout-alpha.c | grep -qx sample_core_dump; then
 	t_ok "macros: DUMP_WRITE/DUMP_SEEK core dump parses"
 else t_fail "macros: DUMP_WRITE/DUMP_SEEK core dump parses"; fi
 
 # apply.sh on crafted trees built from the samples.
 mk() { mkdir -p "$tmp/$1/$(dirname "$2")"; cp "$3" "$tmp/$1/$2"; }
-mk t1 fs/binfmt_som.c cocci/tests/setup_new_exec-loaders/som.c
-mk t1 fs/binfmt_flat.c cocci/tests/setup_new_exec-loaders/flat.c
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t1" >"$tmp/d1" 2>"$tmp/e1"; rc=$?
+mk t1 fs/binfmt_som.c $LT/setup_new_exec-loaders/som.c
+mk t1 fs/binfmt_flat.c $LT/setup_new_exec-loaders/flat.c
+sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1" 2>"$tmp/e1"; rc=$?
 t_check "apply.sh: two sites changed on a two-loader tree" sh -c "[ $rc -eq 0 ] && grep -q '2 sites changed' '$tmp/e1'"
 t_check "apply.sh: diff paths are a/ b/ relative to the tree" sh -c "grep -qx -- '--- a/fs/binfmt_flat.c' '$tmp/d1' && grep -qx -- '+++ b/fs/binfmt_som.c' '$tmp/d1'"
 t_check "apply.sh: spatch version recorded on stderr" grep -q "spatch $ver" "$tmp/e1"
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t1" >"$tmp/d1b" 2>/dev/null
+sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1b" 2>/dev/null
 t_check "apply.sh: output is byte-reproducible" cmp "$tmp/d1" "$tmp/d1b"
 (cd "$tmp/t1" && patch -s -p1 <"$tmp/d1")
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t1" >"$tmp/d2" 2>"$tmp/e2"; rc=$?
+sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d2" 2>"$tmp/e2"; rc=$?
 t_check "apply.sh: fixed tree gives no diff and says already fixed" sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/d2' ] && grep -q 'already fixed' '$tmp/e2'"
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t1" --report >"$tmp/d3" 2>"$tmp/e3"; rc=$?
+sh cocci/apply.sh $L "$tmp/t1" --report >"$tmp/d3" 2>"$tmp/e3"; rc=$?
 t_check "apply.sh --report: silent on the fixed tree" sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/d3' ] && grep -q 'already fixed' '$tmp/e3'"
-mk t1r fs/binfmt_som.c cocci/tests/setup_new_exec-loaders/som.c
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t1r" --report >"$tmp/d4" 2>/dev/null; rc=$?
+mk t1r fs/binfmt_som.c $LT/setup_new_exec-loaders/som.c
+sh cocci/apply.sh $L "$tmp/t1r" --report >"$tmp/d4" 2>/dev/null; rc=$?
 t_check "apply.sh --report: one line for the unfixed loader" sh -c "[ $rc -eq 0 ] && [ \$(grep -c . '$tmp/d4') -eq 1 ] && grep -q '^fs/binfmt_som.c:[0-9]*:.*load_sample_som()' '$tmp/d4'"
 
 # A site spatch cannot parse: an unbalanced macro use inside the loader.
-mk t2 fs/binfmt_som.c cocci/tests/setup_new_exec-loaders/som.c
+mk t2 fs/binfmt_som.c $LT/setup_new_exec-loaders/som.c
 sed -i 's/^\tcurrent->thread.task_size = 0xc0000000;/\tBROKEN_MACRO(x, ) ) ;\n&/' "$tmp/t2/fs/binfmt_som.c"
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t2" >"$tmp/d5" 2>"$tmp/e5"; rc=$?
+sh cocci/apply.sh $L "$tmp/t2" >"$tmp/d5" 2>"$tmp/e5"; rc=$?
 t_check "apply.sh: fails naming file and function that did not parse" sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/d5' ] && grep -q 'fs/binfmt_som.c: load_sample_som() did not parse' '$tmp/e5'"
 
 # A site the rule cannot change: flush_old_exec() in a shape it does not know
@@ -105,15 +112,15 @@ static int load_odd(struct linux_binprm *bprm)
 	return 0;
 }
 C
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/t3" >"$tmp/d6" 2>"$tmp/e6"; rc=$?
+sh cocci/apply.sh $L "$tmp/t3" >"$tmp/d6" 2>"$tmp/e6"; rc=$?
 t_check "apply.sh: fails naming a site the rule left unchanged" sh -c "[ $rc -eq 1 ] && [ ! -s '$tmp/d6' ] && grep -q 'fs/binfmt_som.c: load_odd() must change' '$tmp/e6'"
 
-sh cocci/apply.sh cocci/setup_new_exec-loaders.cocci "$tmp/nonexistent" 2>/dev/null; rc=$?
+sh cocci/apply.sh $L "$tmp/nonexistent" 2>/dev/null; rc=$?
 t_check "apply.sh: a missing tree is bad input (exit 2)" test "$rc" -eq 2
 
 # "// Match: name" (a rename, CVE-2010-3081's rule): sites are definitions
 # by name, each must end up under a name Fixed matches, bodies unchanged.
-rn=cocci/compat_alloc_user_space-rename.cocci rs=cocci/tests/compat_alloc_user_space-rename
+rn=$(rdir compat_alloc_user_space-rename)/compat_alloc_user_space-rename.cocci rs=$(rdir compat_alloc_user_space-rename)/tests/compat_alloc_user_space-rename
 mk t5 arch/x86/include/asm/compat.h $rs/x86.c
 mk t5 include/asm-ia64/compat.h $rs/ia64.c
 sh cocci/apply.sh $rn "$tmp/t5" >"$tmp/d7" 2>"$tmp/e7"; rc=$?

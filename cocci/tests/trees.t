@@ -7,7 +7,8 @@
 # only fs/, arch/x86/ia32/, for v2.6.26 arch/mips/kernel/irixelf.c, and
 # each architecture's compat.h (include/asm-<arch>/, arch/<arch>/include/asm/)
 # are read).  Nothing from those trees is ever copied into the repo.
-# For every rule and release: the expected sites changed (table below),
+# For every rule of every fix (backports/fixes/*/cocci/*.cocci) and
+# release: the expected sites changed (the rule's "// Trees:" header line),
 # the diff applies, and a second apply.sh run on the result prints nothing
 # and says "already fixed"; report mode flags the pristine tree with as
 # many lines as sites and is silent on the patched one.  A rename rule
@@ -16,11 +17,6 @@
 . ci/tap.sh
 set -u
 releases="v2.6.26 v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 v2.6.32"
-# expected sites per rule: "<release>=<n> ... *=<n>" (* = any other release)
-expect_setup_new_exec_loaders="v2.6.26=6 *=5"	# + arch/mips irixelf on 2.6.26
-expect_setup_new_exec_elf="*=1"
-expect_ia32_aout_keep_arg_mapping="*=1"
-expect_compat_alloc_user_space_rename="*=7"	# ia64 mips parisc powerpc s390 sparc64 x86
 
 command -v spatch >/dev/null 2>&1 || { t_skip "real trees" "spatch is not installed"; t_done; exit; }
 # Without COCCI_TREES, the kit's own verified exports (scripts/fetch.sh:
@@ -46,11 +42,12 @@ for v in $releases; do
 		t_skip "$v: rules on the real release" "no tree: ${COCCI_TREES:+no $tree/fs}$(tail -1 "$tmp/fetch.err" 2>/dev/null) (set COCCI_TREES or KERNEL_GIT, see cocci/README.md)"
 		continue
 	fi
-	for rule in cocci/*.cocci; do
+	for rule in backports/fixes/*/cocci/*.cocci; do
+		[ -r "$rule" ] || continue
 		name=$(basename "$rule" .cocci)
-		var=expect_$(echo "$name" | tr -c 'A-Za-z0-9\n' '_')
-		eval "tab=\${$var:-}"
-		[ -n "$tab" ] || { t_fail "$name: has an expected site count in trees.t"; continue; }
+		# expected sites: "<release>=<n> ... *=<n>" (* = any other release)
+		tab=$(sed -n 's|^// Trees:[[:space:]]*||p' "$rule")
+		[ -n "$tab" ] || { t_fail "$name: has a '// Trees:' line (expected sites per release)"; continue; }
 		want=
 		for e in $tab; do case $e in "$v="*|"*="*) want=${e#*=}; break ;; esac; done
 		if ! sh cocci/apply.sh "$rule" "$tree" >"$tmp/d" 2>"$tmp/e"; then

@@ -2,8 +2,9 @@
 # ppc64-boot.sh [BRANCH]: issue 5's stretch.  Build the patched BRANCH
 # (default v2.6.32) as a whole ppc64 pSeries kernel with Debian's
 # powerpc64-linux-gnu-gcc-12, build a freestanding guest with the same
-# compiler (cross/boot/guest/ppc-init.c as PID 1; backports/fixes/CVE-2010-0307/guest/probe.c and
-# victim.c as 64- and 32-bit powerpc programs), boot it under
+# compiler (cross/boot/guest/ppc-init.c as PID 1; the probe.c and victim.c
+# of the fix folder whose guest/ holds them, backports/fixes/<fix>/guest/,
+# as 64- and 32-bit powerpc programs), boot it under
 # qemu-system-ppc64 -M pseries (SLOF firmware, hvc console) and run the
 # 32/64-bit exec tests there.  result.txt says how far it got:
 #   passed    the guest ran its TAP plan, every test ok
@@ -75,11 +76,15 @@ G="-O2 -Wall -Wextra -Werror -std=gnu11 -ffreestanding -fno-builtin -fno-stack-p
  -fno-asynchronous-unwind-tables -fno-toplevel-reorder -nostdlib -I$KIT_ROOT/testvm/guest -Wl,--build-id=none"
 V="-fPIE -pie -Wl,--dynamic-linker=/nonexistent/ld.so -Wl,-z,norelro"
 gcc_ppc() { powerpc64-linux-gnu-gcc-12 $G "$@"; }
+# the exec probes are a fix's guest programs: found by name, not by fix id
+pv=$(find "$KIT_ROOT/backports/fixes" -path '*/guest/probe.c' | LC_ALL=C sort | head -1)
+pv=${pv%/probe.c}
+[ -n "$pv" ] && [ -r "$pv/victim.c" ] || { result "build: guest: no backports/fixes/*/guest/ holds probe.c and victim.c"; exit 1; }
 if ! { gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/init" "$KIT_ROOT/cross/boot/guest/ppc-init.c" &&
-	gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/probe64" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/probe.c" &&
-	gcc_ppc -m32 -static -fno-pie -no-pie -o "$g/probe32" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/probe.c" "$KIT_ROOT/cross/boot/guest/lshrdi3.c" &&
-	gcc_ppc -m64 $V -o "$g/victim64" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/victim.c" &&
-	gcc_ppc -m32 $V -o "$g/victim32" "$KIT_ROOT/backports/fixes/CVE-2010-0307/guest/victim.c"; } >"$top/guest.log" 2>&1; then
+	gcc_ppc -m64 -static -fno-pie -no-pie -o "$g/probe64" "$pv/probe.c" &&
+	gcc_ppc -m32 -static -fno-pie -no-pie -o "$g/probe32" "$pv/probe.c" "$KIT_ROOT/cross/boot/guest/lshrdi3.c" &&
+	gcc_ppc -m64 $V -o "$g/victim64" "$pv/victim.c" &&
+	gcc_ppc -m32 $V -o "$g/victim32" "$pv/victim.c"; } >"$top/guest.log" 2>&1; then
 	result "build: guest: $(grep -m1 'error' "$top/guest.log" || tail -1 "$top/guest.log")"
 	exit 1
 fi

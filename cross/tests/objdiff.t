@@ -139,12 +139,13 @@ mkstep noexp Z-none base.o good.o
 sh "$root/cross/check-expect.sh" noexp v2.6.32 c fs/loader.o exp >ne.txt 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q 'no expected set' ne.txt && t_ok "a change without an expected set fails" || t_fail "missing .expect" "$(cat ne.txt)"
 
-# Every change of the series has an expected set.
+# Every change of every fix has an expected set in its fix's cross/ folder.
 miss=
-for c in $(grep -v '^#' "$root/backports/changes/series"); do
-	[ -r "$root/cross/expect/$c.expect" ] || miss="$miss $c"
+for c in $(KIT_ROOT=$root sh -c '. "$KIT_ROOT/scripts/lib.sh" && kit_changes'); do
+	f=$(KIT_ROOT=$root sh -c '. "$KIT_ROOT/scripts/lib.sh" && fix_of "$1"' - "$c")
+	[ -r "$root/backports/fixes/$f/cross/$c.expect" ] || miss="$miss $c"
 done
-[ -z "$miss" ] && t_ok "cross/expect has a set for every change in backports/changes/series" || t_fail "expected sets missing:$miss"
+[ -z "$miss" ] && t_ok "every change of backports/fixes/*/changes/ has its <fix>/cross/<change>.expect" || t_fail "expected sets missing:$miss"
 
 # The same normalisation on every cross compiler that is installed: big
 # endian, REL and RELA, labels kept in the symbol table (hppa .LC, mips $LC),
@@ -162,10 +163,12 @@ for cc in "gcc -m32" hppa-linux-gnu-gcc sparc64-linux-gnu-gcc powerpc64-linux-gn
 	[ "$($OD x-base.o x-added.o)" = "added newfn" ] || { ok=0; msg="$msg added: $($OD -v x-base.o x-added.o | tr '\n' ' ')"; }
 	[ $ok -eq 1 ] && t_ok "$cc: wrong hunk caught, layout ignored" || t_fail "$cc: wrong hunk caught, layout ignored" "$msg"
 done
-# check-calls.sh: a patched loader must call setup_new_exec and fs/exec.o
-# define it (read off nm); a loader without the call fails, naming it.
+# check-calls.sh: with a fix's calls file saying so, a patched loader must
+# call setup_new_exec and fs/exec.o define it (read off nm); a loader
+# without the call fails, naming it; with no calls file nothing is said.
 # Host nm, and ppc64's dot symbols where that compiler is installed.
 mkdir -p calls/fs calls/arch
+printf '# a fixture fix\n*/exec.o define setup_new_exec\n*binfmt_*.o call setup_new_exec\n*aout*.o call setup_new_exec\n' >calls/calls
 printf 'extern void setup_new_exec(void *);\nint load_x_binary(void *b) { setup_new_exec(b); return 0; }\n' >calls/fixed.c
 printf 'extern void flush_old_exec(void *);\nint load_x_binary(void *b) { flush_old_exec(b); return 0; }\n' >calls/unfixed.c
 printf 'void setup_new_exec(void *b) { (void)b; }\n' >calls/exec.c
@@ -178,11 +181,12 @@ for pair in "cc nm" "$CC_PPC powerpc64-linux-gnu-nm"; do
 	$1 -O2 -c calls/fixed.c -o calls/fs/binfmt_x.o && $1 -O2 -c calls/unfixed.c -o calls/arch/ia32_aout.o &&
 		$1 -O2 -c calls/exec.c -o calls/fs/exec.o && $1 -O2 -c calls/exec.c -o calls/fs/other.o || { t_fail "check-calls: compile with $1"; continue; }
 	ok=1 msg=
-	sh "$root/cross/check-calls.sh" $2 calls/fs/binfmt_x.o >/dev/null || { ok=0; msg="fixed loader refused"; }
-	sh "$root/cross/check-calls.sh" $2 calls/fs/exec.o >/dev/null || { ok=0; msg="$msg; exec.o refused"; }
-	out=$(sh "$root/cross/check-calls.sh" $2 calls/arch/ia32_aout.o); rc=$?
+	sh "$root/cross/check-calls.sh" $2 calls/fs/binfmt_x.o calls/calls >/dev/null || { ok=0; msg="fixed loader refused"; }
+	sh "$root/cross/check-calls.sh" $2 calls/fs/exec.o calls/calls >/dev/null || { ok=0; msg="$msg; exec.o refused"; }
+	out=$(sh "$root/cross/check-calls.sh" $2 calls/arch/ia32_aout.o calls/calls); rc=$?
 	[ $rc -eq 1 ] && [ "$out" = "calls/arch/ia32_aout.o does not call setup_new_exec" ] || { ok=0; msg="$msg; unfixed loader: rc $rc '$out'"; }
-	[ -z "$(sh "$root/cross/check-calls.sh" $2 calls/fs/other.o)" ] || { ok=0; msg="$msg; other object judged"; }
+	[ -z "$(sh "$root/cross/check-calls.sh" $2 calls/fs/other.o calls/calls)" ] || { ok=0; msg="$msg; other object judged"; }
+	[ -z "$(sh "$root/cross/check-calls.sh" $2 calls/arch/ia32_aout.o)" ] || { ok=0; msg="$msg; judged with no calls file"; }
 	[ $ok -eq 1 ] && t_ok "check-calls ($1): a loader without setup_new_exec is caught, exec.o must define it" ||
 		t_fail "check-calls ($1)" "$msg"
 done

@@ -12,8 +12,9 @@ for c in quilt jq flock make patch cc nm git; do
 done
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 kit=$tmp/kit id=1111111111111111111111111111111111111111
-mkdir -p "$kit/scripts" "$kit/branches/host" "$kit/backports/fake" "$kit/backports/changes/a-fix" \
-	"$kit/cross/matrix" "$kit/cross/expect" "$kit/cross/objdiff" "$tmp/tree/fs"
+fx=$kit/backports/fixes/CVE-0000-0001
+mkdir -p "$kit/scripts" "$kit/branches/host" "$kit/backports/fake" "$fx/changes/a-fix" \
+	"$kit/cross/matrix" "$fx/cross" "$kit/cross/objdiff" "$tmp/tree/fs"
 cp scripts/cross.sh scripts/cross-all.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh "$kit/scripts/"
 cp cross/check-expect.sh cross/check-calls.sh cross/pin-line.h "$kit/cross/"
 cp cross/objdiff/objdiff.c "$kit/cross/objdiff/"
@@ -32,8 +33,9 @@ printf '%s\n' "$FAKE_SRC"
 EOF
 printf 'BR_NAME=fake\nBR_VERSION=2.6.99\nBR_SOURCE=git\nBR_COMMIT=%s\nBR_FLAGS=fake\n' "$id" >"$kit/branches/fake.conf"
 printf 'KIT_CC_FLAGS="-O2"\n' >"$kit/branches/host/fake.flags"
-printf 'Upstream: %s\n' "$id" >"$kit/backports/changes/a-fix/INFO"
-printf 'fs/exec.o setup_new_exec\n' >"$kit/cross/expect/a-fix.expect"
+printf 'Id: CVE-0000-0001\n' >"$fx/FIX"
+printf 'Upstream: %s\n' "$id" >"$fx/changes/a-fix/INFO"
+printf 'fs/exec.o setup_new_exec\n' >"$fx/cross/a-fix.expect"
 printf 'CONFIG_STUB=y\n' >"$kit/cross/matrix/common.config"
 for c in good other; do
 	printf 'X_DESC="host cc"\nX_ARCH=x86\nX_CC=cc\nX_PKG=gcc\nX_OBJS=fs/exec.o\n' >"$kit/cross/matrix/$c.conf"
@@ -311,7 +313,7 @@ KIT_SOURCE_CONFIGURED=1 FAKE_FETCH_RC=3 cross_all
 mkdir -p "$tmp/nosteps/steps" "$tmp/halfstep/steps/1-a-fix"
 echo a-fix >"$tmp/halfstep/steps/1-a-fix/change"
 for d in nosteps halfstep; do
-	o=$(sh cross/check-expect.sh "$tmp/$d" fake good fs/exec.o "$kit/cross/expect" 2>&1); r=$?
+	o=$(sh cross/check-expect.sh "$tmp/$d" fake good fs/exec.o "$fx/cross" 2>&1); r=$?
 	[ $r -eq 1 ] && printf '%s' "$o" | grep -q '^FAIL' && ! printf '%s' "$o" | grep -q '^OK' &&
 		t_ok "check-expect: a cell with $d is a FAIL, not OK" || t_fail "check-expect: a cell with $d is a FAIL, not OK" "rc=$r" "$o"
 done

@@ -1,9 +1,10 @@
 #!/bin/sh
 # fix-state.sh tells present, missing and n/a changes apart from the code.
 . ci/tap.sh
+# FIXSTATE_CHANGES=<dir>: a bare folder of change folders, judged in the
+# order of their names.
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/ch/X" "$tmp/ch/Y" "$tmp/ch/Z" "$tmp/t/fs"
-printf 'X\nY\nZ\n' >"$tmp/ch/series"
 for c in X Y Z; do printf 'Upstream: %s\n' "$(printf '%040d' 0 | sed "s/^0/$c/" | tr XYZ abc)" >"$tmp/ch/$c/INFO"; done
 printf 'present fs/exec.c - ^void setup_new_exec\\(\nabsent fs/exec.c setup_new_exec ^[[:space:]]*flush_thread\\(\\);\n' >"$tmp/ch/X/DETECT"
 printf 'absent fs/old.c - TIF_ABI_PENDING\nabsent fs/new.c - TIF_ABI_PENDING\n' >"$tmp/ch/Y/DETECT"
@@ -41,7 +42,6 @@ out=$(FIXSTATE_CHANGES=$tmp/ch sh scripts/fix-state.sh "$tmp/nope" 2>&1); rc=$?
 
 # --- affected lines: the code a change fixes is gone -> n/a ---------------
 mkdir -p "$tmp/ch2/W" "$tmp/u"
-echo W >"$tmp/ch2/series"
 printf 'Upstream: %040d\n' 0 >"$tmp/ch2/W/INFO"
 printf 'affected lib/a.c - old_api\naffected lib/b.c - old_api\npresent lib/a.c new_api check\\(\n' >"$tmp/ch2/W/DETECT"
 stw() { FIXSTATE_CHANGES=$tmp/ch2 sh scripts/fix-state.sh "$tmp/u" | awk '$1 == "W" { print $3 }'; }
@@ -55,8 +55,8 @@ printf 'int new_api(void)\n{\n\treturn check();\n}\n' >"$tmp/u/lib/a.c"
 [ "$(stw)" = present ] && t_ok "... present once its present line holds" || t_fail "affected holds: present" "$(stw)"
 
 # --- CVE-2010-3081 (change I): its real DETECT on trees shaped like the releases
-I=backports/changes/I-compat-alloc-user-space
-mkdir -p "$tmp/chI/I"; echo I >"$tmp/chI/series"
+I=$(echo backports/fixes/*/changes/I-compat-alloc-user-space)
+mkdir -p "$tmp/chI/I"
 cp "$I/INFO" "$I/DETECT" "$tmp/chI/I/"
 sti() { FIXSTATE_CHANGES=$tmp/chI sh scripts/fix-state.sh "$1" | awk '$1 == "I" { print $3 }'; }
 # mk3081 DIR LAYOUT(old|new) STATE(unpatched|renamed|fixed|unchecked)

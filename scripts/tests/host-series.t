@@ -81,7 +81,7 @@ done
 for p in branches/host/*.patch; do
 	grep -q '^Detect: ' "$p" || continue
 	n=$(basename "$p" .patch) d=$tmp/t.$n ch=$tmp/ch.$n
-	mkdir -p "$ch/h"; echo h >"$ch/series"; printf 'Upstream: %040d\n' 0 >"$ch/h/INFO"
+	mkdir -p "$ch/h"; printf 'Upstream: %040d\n' 0 >"$ch/h/INFO"
 	sed -n '/^diff /q; s/^Detect: //p' "$p" >"$ch/h/DETECT"
 	o=$(FIXSTATE_CHANGES=$ch sh scripts/fix-state.sh "$d/old" | cut -d' ' -f3)
 	w=$(FIXSTATE_CHANGES=$ch sh scripts/fix-state.sh "$d/new" | cut -d' ' -f3)

@@ -160,7 +160,7 @@ one_line "a BRANCH naming another *.conf is never sourced" "is not a branch name
 	env BRANCH="../../../../../../../../$tmp/evil/branches/x" sh scripts/build.sh unpatched
 one_line "make series TREE=<tree> NAME=../../tmp/escape: refused, nothing written" "NAME='../../tmp/escape' is not a plain name" \
 	make -s series TREE="$tmp/v32" NAME=../../tmp/escape
-one_line "make series TREE=<tree named 'my tree'>: the fix is NAME=" "NAME='my tree' is not a plain name" \
+one_line "make series TREE=<tree named 'my tree'>: the fix is NAME=" "NAME='tree-my tree' is not a plain name" \
 	sh -c 'cp -R "$1/v32" "$1/my tree" && make -s series TREE="$1/my tree"' sh "$tmp"
 
 # make series honours TREE= (it used to ignore it and regenerate backports/).

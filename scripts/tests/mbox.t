@@ -53,7 +53,7 @@ mk_patch() {
 		printf 'From: %s\nSubject: %s\nGit-commit: %s\nPatch-mainline: v2.6.33\nReferences: CVE-2010-0307\n\n' "$4" "$5" "$3"
 		printf 'commit %s upstream.\n\nOur own summary of %s.\n\n' "$3" "$5"
 		[ -z "$6" ] || printf '[ adapted: %s ]\n\n' "$6"
-		printf '[ v2.6.32: made by the kit (make series):\n  %s: hand hunk (backports/changes/X/hunks/v2.6.32.diff) ]\n\n---\n' \
+		printf '[ v2.6.32: made by the kit (make series):\n  %s: hand hunk (backports/fixes/F/changes/X/hunks/v2.6.32.diff) ]\n\n---\n' \
 			"$(git -C "$t" diff --cached --name-only | head -1)"
 		git -C "$t" diff --cached --stat=72 | sed 's/^ */ /'
 		echo
@@ -137,7 +137,7 @@ Cc: stable@kernel.org
 Signed-off-by: Linus Example <linus@up.example>
 [ backport: a.h spells upstream's \"* y\" as checkpatch wants ]
 [ backport: v2.6.32: made by the kit (make series):
-  a.h: hand hunk (backports/changes/X/hunks/v2.6.32.diff) ]
+  a.h: hand hunk (backports/fixes/F/changes/X/hunks/v2.6.32.diff) ]
 Signed-off-by: $me"
 [ "$(body 0001-demo-first-fix.patch)" = "$expect" ] &&
 	t_ok "body: commit <id> upstream., upstream's changelog and chain, our [ backport: ] lines, the backporter last" ||

@@ -6,9 +6,10 @@
 # patches, or from make mbox's mails when they are there); bad input
 # refused with the records left as they were; the validator fails on
 # broken records.  One record pair per fix of the series (CVE-2010-0307,
-# CVE-2010-3081), each fix claimed on its own verdicts; none for a
-# records/<CVE>.json no change references.  About 55 s at nice 19
-# (records.sh, 4-5 s a run, runs 12 times).
+# CVE-2010-3081), each fix's status the gate's (scripts/gate.sh, run here
+# on fixture boot records): "fixed" only where the branch's gate passed as
+# a whole; none for a records/<CVE>.json no change references.  About
+# 70 s (records.sh, 4-5 s a run, runs 14 times).
 cd "$(dirname "$0")/../.." || exit 2
 . ci/tap.sh
 KIT_ROOT=$(pwd) . scripts/lib.sh
@@ -16,15 +17,34 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 PY=/usr/bin/python3
 yjson() { "$PY" -c 'import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout, default=str)' "$1"; }
 # result <branch> <gate> <unpatched verdict> <patched verdict> <series sha256>
+# writes the run as make verify leaves it: result.json, the manifest
+# (both fixes missing: VULNERABLE unpatched, SURVIVED patched), each
+# kernel's boot.json (every fix that kernel's verdict), and the gate's
+# record made from them by scripts/gate.sh, which records.sh reads; the
+# gate's status must come out as <gate>.
 result() {
 	mkdir -p "$t/out/$1"
-	jq -n --arg b "$1" --arg g "$2" --arg u "$3" --arg p "$4" --arg d "$5" '
+	jq -n --arg b "$1" --arg u "$3" --arg p "$4" --arg d "$5" '
 	  def boot(v; e; f): {verdict: v, expected: e, tests: {passed: 40, failed: f, skipped: 0}, seconds: 1.5, signature: "sig \(v)"};
 	  {branch: $b, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
 	   boots: {unpatched: boot($u; "VULNERABLE"; 4), patched: boot($p; "SURVIVED"; (if $p == "SURVIVED" then 0 else 2 end))},
-	   gate: {status: $g, kernels: {unpatched: {verdict: $u}, patched: {verdict: $p}}},
 	   security: {status: "full series"},
 	   provenance: {kit_commit: "abc1234", recorded_at: "2026-12-04T10:00:00Z", series_sha256: $d}}' >"$t/out/$1/result.json"
+	jq -n --arg b "$1" '{schema: 1, name: $b, branch: $b, plan: "full series",
+	  kinds: {unpatched: {expected: "VULNERABLE", fixes: {"CVE-2010-0307": {expected: "VULNERABLE", why: "t"}, "CVE-2010-3081": {expected: "VULNERABLE", why: "t"}}},
+	          patched: {expected: "SURVIVED", fixes: {"CVE-2010-0307": {expected: "SURVIVED", why: "t"}, "CVE-2010-3081": {expected: "SURVIVED", why: "t"}}}}}' \
+		>"$t/out/$1/manifest.json"
+	for k in unpatched patched; do
+		mkdir -p "$t/out/$1/$k/verify"
+		jq --arg k "$k" '.boots[$k] | . + {fixes: {"CVE-2010-0307": {verdict, signature, tests}, "CVE-2010-3081": {verdict, signature, tests}}}' \
+			"$t/out/$1/result.json" >"$t/out/$1/$k/verify/boot.json"
+	done
+	gate "$1" "$2"
+}
+# gate <branch> <status>: the gate over the branch's boots, as make verify runs it
+gate() {
+	OUT=$t/out sh scripts/gate.sh "$t/out/$1" >/dev/null 2>&1
+	[ "$(jq -r .status "$t/out/$1/gate.json")" = "$2" ] || echo "records.t: the gate of $1 is not $2" >&2
 }
 osv=$t/out/records/CVE-2010-0307.osv.json yml=$t/out/records/CVE-2010-0307.yml
 run() { out=$(OUT=$t/out sh scripts/records.sh 2>&1); rc=$?; }
@@ -58,7 +78,7 @@ else t_fail "the YAML parses" "$(tail -2 "$t/err")"; fi
 # The patch ids are those of the committed series, computed here apart:
 # the patches of the changes whose INFO says References: CVE-2010-0307
 # (A-H; I, CVE-2010-3081, is in the series but not in this record).
-ids0307=$(grep -l '^References: CVE-2010-0307$' backports/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
+ids0307=$(grep -l '^References: CVE-2010-0307$' backports/fixes/*/changes/*/INFO | xargs sed -n 's/^Upstream: //p')
 want=$(for p in $(grep -v '^#' backports/v2.6.32/series); do
 	u=$(sed -n 's/^Git-commit: //p' "backports/v2.6.32/$p")
 	printf '%s\n' "$ids0307" | grep -qx "$u" && git patch-id --stable <"backports/v2.6.32/$p" | cut -d' ' -f1
@@ -102,13 +122,14 @@ result v2.6.32 pass VULNERABLE SURVIVED 0000
 run
 [ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'verified the series with sha256 0000' && same &&
 	t_ok "the series changed since the run: exit 1, says so, the records unchanged" || t_fail "changed series refused" "rc=$rc" "$out"
-# The gate passed on the patched kernel alone (VERIFY_KINDS=patched): not "fixed".
+# The unpatched kernel not booted in this run: the gate fails, not "fixed".
 result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
-jq '.gate.kernels |= del(.unpatched)' "$t/out/v2.6.32/result.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.32/result.json"
+rm "$t/out/v2.6.32/unpatched/verify/boot.json"
+gate v2.6.32 fail
 run
 [ $rc -eq 0 ] && yjson "$yml" | jq -e '."fixed-by" | has("kit/v2.6.32") | not' >/dev/null &&
-	jq -e '.affected[0].database_specific.kit_branches["v2.6.32"].status == "partly verified"' "$osv" >/dev/null &&
-	t_ok "a gate with the patched kernel only: 'partly verified', not in fixed-by" || t_fail "partly verified" "rc=$rc" "$out"
+	jq -e '.affected[0].database_specific.kit_branches["v2.6.32"] | .status != "fixed" and .gate == "fail"' "$osv" >/dev/null &&
+	t_ok "the unpatched kernel not booted: the gate failed, not claimed fixed, not in fixed-by" || t_fail "no unpatched boot" "rc=$rc" "$out"
 result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
 run; keep
 
@@ -154,16 +175,16 @@ o81=$t/out/records/CVE-2010-3081.osv.json y81=$t/out/records/CVE-2010-3081.yml
 	t_ok "CVE-2010-3081's records written beside CVE-2010-0307's, valid (OSV schema, YAML, cip rules), fixed at c41d68a5, change I only" ||
 	t_fail "CVE-2010-3081 records" "rc=$rc" "$out" "$(ls "$t/out/records")"
 
-# Per-fix verdicts (result.json of the guest that judges each fix):
-# fx <branch> <fix> <unpatched verdict> <patched verdict> sets that fix's
-# verdict in both boots and the gate.
+# Per-fix verdicts: fx <branch> <fix> <unpatched verdict> <patched
+# verdict> sets that fix's verdict in both boots, then the gate again.
 fx() {
-	jq --arg c "$2" --arg u "$3" --arg p "$4" '
-	  def one(v; e): {verdict: v, signature: "\($c) sig \(v)", tests: {passed: 7, failed: (if v == "SURVIVED" then 0 else 1 end), skipped: 0}, failed_tests: []};
-	  .boots.unpatched.fixes[$c] = one($u; "VULNERABLE") | .boots.patched.fixes[$c] = one($p; "SURVIVED")
-	  | .gate.kernels.unpatched.fixes[$c] = {verdict: $u, expected: "VULNERABLE", ok: ($u == "VULNERABLE")}
-	  | .gate.kernels.patched.fixes[$c] = {verdict: $p, expected: "SURVIVED", ok: ($p == "SURVIVED")}' \
-		"$t/out/$1/result.json" >"$t/r" && mv "$t/r" "$t/out/$1/result.json"
+	for k in unpatched patched; do
+		v=$3; [ $k = unpatched ] || v=$4
+		jq --arg c "$2" --arg v "$v" '.fixes[$c] = {verdict: $v, signature: "\($c) sig \($v)",
+		  tests: {passed: 7, failed: (if $v == "SURVIVED" then 0 else 1 end), skipped: 0}, failed_tests: []}' \
+			"$t/out/$1/$k/verify/boot.json" >"$t/r" && mv "$t/r" "$t/out/$1/$k/verify/boot.json"
+	done
+	OUT=$t/out sh scripts/gate.sh "$t/out/$1" >/dev/null 2>&1
 }
 st() { jq -r --arg b "$2" '.affected[0].database_specific.kit_branches[$b].status' "$t/out/records/$1.osv.json"; }
 claimed() { yjson "$t/out/records/$1.yml" | jq -e --arg k "kit/$2" '."fixed-by" | has($k)' >/dev/null; }
@@ -171,15 +192,21 @@ rm -rf "$t/out/v2.6.26"
 I_id=$(git patch-id --stable <"backports/v2.6.32/$(tail -1 backports/v2.6.32/series)" | cut -d' ' -f1)
 result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
 fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
-for v in VULNERABLE NOT-TESTED; do
+# A patched kernel that is not SURVIVED for one fix fails the branch's
+# gate, and then no fix of that branch is claimed fixed: the other fix's
+# SURVIVED was measured on a kernel the gate did not accept.
+for v in REGRESSED VULNERABLE NOT-TESTED; do
 	fx v2.6.32 CVE-2010-3081 VULNERABLE $v
 	run
-	[ $rc -eq 0 ] && [ "$(st CVE-2010-0307 v2.6.32)" = fixed ] && claimed CVE-2010-0307 v2.6.32 &&
-		[ "$(st CVE-2010-3081 v2.6.32)" = "$([ $v = VULNERABLE ] && echo 'not fixed' || echo 'not tested')" ] &&
+	[ $rc -eq 0 ] && [ "$(st CVE-2010-0307 v2.6.32)" = "not fixed" ] && ! claimed CVE-2010-0307 v2.6.32 &&
+		[ "$(st CVE-2010-3081 v2.6.32)" = "$([ $v = NOT-TESTED ] && echo 'not tested' || echo 'not fixed')" ] &&
 		! claimed CVE-2010-3081 v2.6.32 &&
-		jq -e '.affected[0].database_specific.kit_branches["v2.6.32"] | .series == null and .verdicts.patched.verdict == "'$v'"' "$o81" >/dev/null &&
-		t_ok "gate passed, patched kernel SURVIVED for CVE-2010-0307 but $v for CVE-2010-3081: 0307 claimed fixed, 3081 not ($(st CVE-2010-3081 v2.6.32), no series)" ||
-		t_fail "0307 fixed, 3081 $v not claimed" "rc=$rc" "$out" "0307: $(st CVE-2010-0307 v2.6.32), 3081: $(st CVE-2010-3081 v2.6.32)"
+		jq -e '.affected[0].database_specific.kit_branches["v2.6.32"] | .series == null and .gate == "fail" and .verdicts.patched.verdict == "'$v'"' "$o81" >/dev/null &&
+		jq -e '.affected[0].database_specific.kit_branches["v2.6.32"] | .series == null and .gate == "fail"' "$osv" >/dev/null &&
+		yjson "$yml" | jq -e '.comments["kit/v2.6.32"] | startswith("v2.6.32 (mainline 2.6.32, 22763c5cf369): not fixed; gate fail (the branch'"'"'s gate failed: patched: CVE-2010-3081 '$v', must be SURVIVED")' >/dev/null &&
+		t_ok "patched kernel $v for CVE-2010-3081, SURVIVED for CVE-2010-0307: the gate failed, neither fix claimed, the branch's text says why" ||
+		t_fail "patched $v in one fix: nothing claimed" "rc=$rc" "$out" "0307: $(st CVE-2010-0307 v2.6.32), 3081: $(st CVE-2010-3081 v2.6.32)" \
+			"$(yjson "$yml" | jq -r '.comments["kit/v2.6.32"]' | head -2)"
 done
 fx v2.6.32 CVE-2010-3081 VULNERABLE SURVIVED
 run
@@ -193,50 +220,54 @@ run
 # the unpatched kernel must show the fix too
 fx v2.6.32 CVE-2010-3081 NOT-TESTED SURVIVED
 run
-[ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = "partly verified" ] && ! claimed CVE-2010-3081 v2.6.32 &&
-	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] &&
-	t_ok "CVE-2010-3081 NOT-TESTED on the unpatched kernel: 'partly verified', not claimed; CVE-2010-0307 still fixed" ||
+[ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = "not tested" ] && ! claimed CVE-2010-3081 v2.6.32 &&
+	[ "$(st CVE-2010-0307 v2.6.32)" = "not fixed" ] && ! claimed CVE-2010-0307 v2.6.32 &&
+	t_ok "CVE-2010-3081 NOT-TESTED on the unpatched kernel: the gate failed; 'not tested', neither fix claimed" ||
 	t_fail "3081 unpatched NOT-TESTED" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
-# each fix on its own gate entries: the gate failed by CVE-2010-3081 (the
-# series without I, as ci/e2e/25-gate.t runs it) still proves CVE-2010-0307
-result v2.6.32 fail VULNERABLE VULNERABLE "$(series_digest backports/v2.6.32)"
-fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
-fx v2.6.32 CVE-2010-3081 VULNERABLE VULNERABLE
-run
-[ $rc -eq 0 ] && [ "$(st CVE-2010-0307 v2.6.32)" = fixed ] && claimed CVE-2010-0307 v2.6.32 &&
-	[ "$(st CVE-2010-3081 v2.6.32)" = "not fixed" ] && ! claimed CVE-2010-3081 v2.6.32 &&
-	t_ok "gate failed by CVE-2010-3081 alone: CVE-2010-0307 fixed on its own verdicts, CVE-2010-3081 not fixed" ||
-	t_fail "per-fix claim on a failed gate" "rc=$rc" "$out" "0307: $(st CVE-2010-0307 v2.6.32), 3081: $(st CVE-2010-3081 v2.6.32)"
-# a tree that already carries CVE-2010-3081's fix: the gate requires its
-# unpatched kernel SURVIVED for it, and got it
-result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
-fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
+# manifest <jq>: change what the run's manifest requires, then the gate again
+manifest() {
+	jq "$1" "$t/out/v2.6.32/manifest.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.32/manifest.json" &&
+		touch "$t"/out/v2.6.32/*/verify/boot.json && OUT=$t/out sh scripts/gate.sh "$t/out/v2.6.32" >/dev/null 2>&1
+}
+# a tree that already carries CVE-2010-3081's fix: the manifest requires
+# its unpatched kernel SURVIVED for it, and got it
 fx v2.6.32 CVE-2010-3081 SURVIVED SURVIVED
-jq '.gate.kernels.unpatched.fixes["CVE-2010-3081"] = {verdict: "SURVIVED", expected: "SURVIVED", ok: true}' \
-	"$t/out/v2.6.32/result.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.32/result.json"
+manifest '.kinds.unpatched.fixes["CVE-2010-3081"].expected = "SURVIVED"'
 run
 [ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = "already fixed" ] && ! claimed CVE-2010-3081 v2.6.32 &&
-	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] &&
-	t_ok "CVE-2010-3081 SURVIVED unpatched where the gate required it (the tree has the fix): 'already fixed', no series claimed" ||
+	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] && claimed CVE-2010-0307 v2.6.32 &&
+	t_ok "CVE-2010-3081 SURVIVED unpatched where the manifest required it (the tree has the fix): 'already fixed', no series claimed; CVE-2010-0307 fixed" ||
 	t_fail "3081 already in the tree" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
+# UNREACHABLE where a FIX's Expect: line allows it: the gate passes, and
+# the records say what is true, which is not "fixed"
+fx v2.6.32 CVE-2010-3081 UNREACHABLE SURVIVED
+manifest '.kinds.unpatched.fixes["CVE-2010-3081"].expected = "UNREACHABLE"'
+run
+[ $rc -eq 0 ] && [ "$(st CVE-2010-3081 v2.6.32)" = "flaw present, not reachable; fix applied" ] && ! claimed CVE-2010-3081 v2.6.32 &&
+	[ "$(st CVE-2010-0307 v2.6.32)" = fixed ] &&
+	t_ok "CVE-2010-3081 UNREACHABLE unpatched where expected: 'flaw present, not reachable; fix applied', not in fixed-by" ||
+	t_fail "3081 unreachable" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
 
 # Which fixes get records is the series' References: lines, in a copy of
-# the kit (the committed tree is never edited).
+# the kit (the committed tree is never edited): a fix folder with a
+# record.json but no change makes none.
 k=$t/kit; mkdir -p "$k"; cp -r scripts backports branches "$k/"
 jq '.cve = "CVE-2099-0001" | .osv_id = "x_KIT-CVE-2099-0001" | .roles = {"Z": {role: "fix", note: "none"}}' \
-	scripts/records/CVE-2010-3081.json >"$k/scripts/records/CVE-2099-0001.json"
+	backports/fixes/CVE-2010-3081/record.json >"$t/r" && mkdir -p "$k/backports/fixes/CVE-2099-0001" &&
+	mv "$t/r" "$k/backports/fixes/CVE-2099-0001/record.json"
 rm -rf "$t/out/records"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
-[ $rc -eq 0 ] && [ "$(cd "$t/out/records" && ls | tr '\n' ' ')" = "CVE-2010-0307.osv.json CVE-2010-0307.yml CVE-2010-3081.osv.json CVE-2010-3081.yml " ] &&
-	t_ok "a scripts/records/<CVE>.json no change of the series references makes no record" ||
+want=$(for f in $(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && kit_fixes'); do printf '%s.osv.json %s.yml ' "$f" "$f"; done)
+[ $rc -eq 0 ] && [ "$(cd "$t/out/records" && ls | tr '\n' ' ')" = "$want" ] &&
+	t_ok "a <fix>/record.json no change of the series references makes no record" ||
 	t_fail "no record without a change" "rc=$rc" "$out" "$(ls "$t/out/records" 2>&1)"
 keep_all() { for f in "$t"/out/records/*; do cp "$f" "$f.before"; done; }
 keep_all
-rm "$k/scripts/records/CVE-2010-3081.json"
+rm "$k/backports/fixes/CVE-2010-3081/record.json"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
 unchanged=1; for f in "$t"/out/records/*.before; do cmp -s "$f" "${f%.before}" || unchanged=; done
-[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'carries CVE-2010-3081 (References: of I-compat-alloc-user-space) but scripts/records/CVE-2010-3081.json does not exist' &&
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'carries CVE-2010-3081 (References: of I-compat-alloc-user-space) but backports/fixes/CVE-2010-3081/record.json does not exist' &&
 	[ -n "$unchanged" ] &&
-	t_ok "a fix of the series without its records/<CVE>.json: exit 1, named, the records unchanged" ||
+	t_ok "a fix of the series without its <fix>/record.json: exit 1, named, the records unchanged" ||
 	t_fail "fix without facts refused" "rc=$rc" "$out"
 t_done

@@ -65,7 +65,7 @@ grep -qF -e "$t" -e "$PWD" -e /nonexistent "$h" && t_fail "no path of this machi
 
 # 4. the patch table: how each file was made, architectures, why, diffstat
 row=$(sed -n '/<h3 id="patches-v2.6.32">/,/<\/table>/p' "$h" | tr '\n' ' ' | sed 's#<tr>#\n<tr>#g' | grep 'x86-ia32_aout-do-not-kill-argument-mapping.patch')
-printf '%s' "$row" | grep -qF '<code>arch/x86/ia32/ia32_aout.c</code>: Coccinelle rule cocci/ia32_aout-keep-arg-mapping.cocci' &&
+printf '%s' "$row" | grep -qF '<code>arch/x86/ia32/ia32_aout.c</code>: Coccinelle rule backports/fixes/CVE-2010-0307/cocci/ia32_aout-keep-arg-mapping.cocci' &&
 	printf '%s' "$row" | grep -qF '<td>x86</td>' &&
 	printf '%s' "$row" | grep -qF 'without it (mutant G) the patched kernel is <b>REGRESSED</b>' &&
 	printf '%s' "$row" | grep -qF '1 files, +' &&
@@ -73,7 +73,7 @@ printf '%s' "$row" | grep -qF '<code>arch/x86/ia32/ia32_aout.c</code>: Coccinell
 	t_fail "G's row" "$row"
 # the counts are git's
 sa=$(git apply --numstat backports/v2.6.32/split-flush_old_exec-into-two-functions.patch | awk '{ n++; a += $1; d += $2 } END { print n " files, +" a " &minus;" d }')
-tr '\n' ' ' <"$h" | sed 's#<tr>#\n<tr>#g' | grep 'split-flush_old_exec-into-two-functions.patch' | grep -q "hand hunk (backports/changes/A-split-flush_old_exec/hunks/v2.6.32.diff).*<td>$sa" &&
+tr '\n' ' ' <"$h" | sed 's#<tr>#\n<tr>#g' | grep 'split-flush_old_exec-into-two-functions.patch' | grep -q "hand hunk (backports/fixes/CVE-2010-0307/changes/A-split-flush_old_exec/hunks/v2.6.32.diff).*<td>$sa" &&
 	t_ok "A's row on v2.6.32: hand hunks named, diffstat $sa as git apply --numstat counts" || t_fail "A's row" "want $sa"
 n26=$(sed -n '/<h3 id="patches-v2.6.26">/,/<\/table>/p' "$h" | grep -c 'not measured in this run</span>')
 [ "$n26" -eq "$(grep -vc '^#' backports/v2.6.26/series)" ] &&

@@ -8,12 +8,15 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 good='{"branch":"v2.6.32","boots":{"unpatched":{"verdict":"VULNERABLE","expected":"VULNERABLE","tests":{"passed":24,"failed":4,"skipped":0},"signature":"sig-u"},"patched":{"verdict":"REGRESSED","expected":"SURVIVED","tests":{"passed":40,"failed":2,"skipped":0},"signature":"sig-p"}},"gate":{"status":"fail","kernels":{"unpatched":{"verdict":"VULNERABLE","expected":"VULNERABLE","ok":true},"patched":{"verdict":"REGRESSED","expected":"SURVIVED","ok":false,"failed_tests":["regress: aout argv"]}}},"provenance":{"kit_commit":"abc1234","recorded_at":"2026-12-04T10:00:00Z","gcc":"gcc (Debian 12.2.0-14) 12.2.0","binutils":"GNU ld (GNU Binutils for Debian) 2.40","spatch":"spatch version 1.1.1 x","qemu":"QEMU emulator version 7.2.22 (Debian)","series_sha256":"0123456789abcdef"}}'
 mkdir -p "$t/out/v2.6.32"
 printf '%s\n' "$good" >"$t/out/v2.6.32/result.json"
+# its gate record (scripts/gate.sh), which the gate table is made from
+printf '%s\n' "$good" | jq '.gate.kernels |= map_values(. + {booted: true}) | .gate + {name: .branch, reasons: ["patched: verdict REGRESSED, must be SURVIVED (failing: regress: aout argv)"],
+  fixes: {"CVE-2010-0307": {status: "not fixed"}, "CVE-2010-3081": {status: "unreachable"}}}' >"$t/out/v2.6.32/gate.json"
 printf 'OLD REPORT\n## Mutants (make mutants): each x86 patch taken out in turn\n| v2.6.32 | A (old) | VULNERABLE | stale-row-from-old-report |\n' >"$t/r.md"
 cp "$t/r.md" "$t/r.before"
 
 out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
-[ $rc -eq 0 ] && grep -q '^| v2.6.32 | fail | VULNERABLE (VULNERABLE) | REGRESSED (SURVIVED) | patched: regress: aout argv |' "$t/r.md" &&
-	t_ok "a good result file renders, the gate row names the failing test" || t_fail "good result renders" "rc=$rc $out" "$(grep v2.6.32 "$t/r.md" | head -3)"
+[ $rc -eq 0 ] && grep -qF '| v2.6.32 | fail | VULNERABLE (VULNERABLE) | REGRESSED (SURVIVED) | CVE-2010-0307 not fixed; CVE-2010-3081 flaw present, not reachable; fix applied | patched: verdict REGRESSED, must be SURVIVED (failing: regress: aout argv) |' "$t/r.md" &&
+	t_ok "a good result file renders; the gate row is the gate record's, naming the failing test and each fix's status" || t_fail "good result renders" "rc=$rc $out" "$(grep v2.6.32 "$t/r.md" | head -3)"
 grep -q 'stale-row-from-old-report' "$t/r.md" && t_fail "nothing is carried over from the previous report" ||
 	t_ok "nothing is carried over from the previous report (mutants: not measured here)"
 grep -q 'v2.6.32: 2026-12-04T10:00:00Z, kit abc1234' "$t/r.md" && t_ok "the report says when and by which kit commit the verdicts were measured" ||

@@ -4,7 +4,8 @@
 # xml.etree): a failing guest test is a failed testcase with its
 # diagnostics; a kernel that is not what it must be fails its gate case;
 # an unpatched kernel's failing cve-state checks are the exposure, not
-# failures; text is escaped; bad input leaves the old file.
+# failures; text is escaped; bad input leaves the old file.  Each
+# record is the gate's (scripts/gate.sh), as make verify makes it.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=ci/tap.sh
@@ -27,6 +28,26 @@ vdir() {
 	done
 	jq -n --arg v "$v" --argjson ft "$ft" '{verdict: $v, signature: "kernel sig", seconds: 2.5, failed_tests: $ft}' >"$d/boot.json"
 }
+# junit NAME OUTFILE KIND:MUST:VERIFYDIR[:FIX=MUST,...]...: the gate's
+# record of those kernels, made by scripts/gate.sh from a run manifest
+# that holds each to MUST (and each FIX to its MUST), then junit.sh on it
+runs=0
+junit() {
+	_n=$1 _o=$2; shift 2
+	runs=$((runs + 1)); _r=$tmp/run$runs; mkdir -p "$_r"
+	for _a; do
+		_k=${_a%%:*} _rest=${_a#*:}; _m=${_rest%%:*} _v=${_rest#*:} _fm=
+		case $_v in *:CVE-*) _fm=${_v##*:} _v=${_v%:*} ;; esac
+		mkdir -p "$_r/$_k"; ln -s "$_v" "$_r/$_k/verify"
+		jq -n -c --arg k "$_k" --arg m "$_m" --arg fm "$_fm" '{($k): {expected: $m,
+		  fixes: ($fm | split(",") | map(select(. != "") | split("=") | {key: .[0], value: {expected: .[1], why: "test"}}) | from_entries)}}'
+	done | jq -s 'add | {schema: 1, name: "t", branch: "v2.6.32", kinds: .}' >"$_r/manifest.json"
+	# boot records of this run: no older than its manifest
+	for _a; do _v=${_a#*:}; _v=${_v#*:}; _v=${_v%%:CVE-*}; [ ! -e "$_v/boot.json" ] || touch "$_v/boot.json"; done
+	KIT_CONFIG=/nonexistent sh "$root/scripts/gate.sh" "$_r" >/dev/null 2>"$_r/gate.err"
+	[ $? -le 1 ] || { echo "gate.sh failed on $_r: $(cat "$_r/gate.err")" >&2; return 2; }
+	sh "$root/testvm/junit.sh" "$_n" "$_o" "$_r/gate.json"
+}
 # q FILE PYTHON-EXPR: evaluate EXPR with r = the parsed root
 q() {
 	python3 -c 'import sys, xml.etree.ElementTree as E
@@ -36,7 +57,7 @@ print(eval(sys.argv[2]))' "$1" "$2"
 
 vdir "$tmp/p" REGRESSED '["regress: ia32 a.out"]' "$fx/regressed-v2.6.32-mutant-g-aout-leak.log"
 vdir "$tmp/u" VULNERABLE '[]' "$fx/vulnerable-v2.6.32-noexec32-off-state.log"
-if sh "$root/testvm/junit.sh" 'v2.6.32' "$tmp/j.xml" unpatched:VULNERABLE:"$tmp/u" patched:SURVIVED:"$tmp/p" 2>"$tmp/err"; then
+if junit 'v2.6.32' "$tmp/j.xml" unpatched:VULNERABLE:"$tmp/u" patched:SURVIVED:"$tmp/p" 2>"$tmp/err"; then
 	t_ok "written: exit 0"
 else
 	t_fail "written" "$(cat "$tmp/err")"
@@ -72,7 +93,7 @@ s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 unpatched [de
 got=$(q "$tmp/j.xml" "($s.get('failures'), len([c for c in $s.findall('testcase') if c.get('name').split(' ', 1)[-1].startswith('cve-state:') and 'as it must be' in (c.findtext('system-out') or '')]))" 2>&1)
 case $got in "('0', "[1-9]*) t_ok "unpatched: failing cve-state checks shown as the exposure, not failures: $got" ;; *) t_fail "unpatched cve-state" "got: $got" ;; esac
 # ... but the same checks failing on a kernel held to SURVIVED are failures
-sh "$root/testvm/junit.sh" x "$tmp/k.xml" patched:SURVIVED:"$tmp/u" 2>/dev/null
+junit x "$tmp/k.xml" patched:SURVIVED:"$tmp/u" 2>/dev/null
 got=$(q "$tmp/k.xml" "[s for s in r.findall('testsuite') if s.get('name') == 'x patched [default]'][0].get('failures')" 2>&1)
 case $got in [1-9]*) t_ok "cve-state failures on a kernel that must survive are failures ($got)" ;; *) t_fail "cve-state on patched" "got: $got" ;; esac
 
@@ -84,7 +105,7 @@ fixes() {
 }
 vdir "$tmp/f" VULNERABLE '[]' "$fx/vulnerable-3081-v2.6.32-net.log"
 fixes "$tmp/f/boot-1.json"; fixes "$tmp/f/boot.json"
-sh "$root/testvm/junit.sh" v2.6.32 "$tmp/f.xml" unpatched:VULNERABLE:"$tmp/f" 2>"$tmp/err" || t_fail "per-fix record written" "$(cat "$tmp/err")"
+junit v2.6.32 "$tmp/f.xml" unpatched:VULNERABLE:"$tmp/f" 2>"$tmp/err" || t_fail "per-fix record written" "$(cat "$tmp/err")"
 s='[s for s in r.findall("testsuite") if s.get("name") == "v2.6.32 unpatched [default]"][0]'
 got=$(q "$tmp/f.xml" "sorted(set(c.get('classname') for c in $s.findall('testcase')))" 2>&1)
 [ "$got" = "['v2.6.32.unpatched.CVE-2010-0307', 'v2.6.32.unpatched.CVE-2010-3081']" ] &&
@@ -102,7 +123,7 @@ case $got in *"'fix CVE-2010-0307 verdict': 'VULNERABLE'"*"'fix CVE-2010-3081 ve
 got=$(q "$tmp/f.xml" "{p.get('name'): p.get('value') for p in [s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 unpatched gate'][0].find('properties')}" 2>&1)
 [ "$got" = "{'verdict': 'VULNERABLE', 'must_be': 'VULNERABLE', 'fix CVE-2010-0307 verdict': 'VULNERABLE', 'fix CVE-2010-3081 verdict': 'VULNERABLE'}" ] &&
 	t_ok "the gate suite carries each fix's verdict" || t_fail "gate per-fix properties" "got: $got"
-sh "$root/testvm/junit.sh" x "$tmp/g.xml" patched:SURVIVED:"$tmp/f" 2>/dev/null
+junit x "$tmp/g.xml" patched:SURVIVED:"$tmp/f" 2>/dev/null
 got=$(q "$tmp/g.xml" "[c.get('name').split(':')[0] for c in [s for s in r.findall('testsuite') if s.get('name') == 'x patched [default]'][0].findall('testcase') if c.find('failure') is not None]" 2>&1)
 [ "$got" = "['CVE-2010-3081 cve-state', 'CVE-2010-0307 cve-state']" ] &&
 	t_ok "held to SURVIVED: both fixes' failing cve-state checks are failures" || t_fail "cve-state on patched, per fix" "got: $got"
@@ -110,7 +131,7 @@ got=$(q "$tmp/g.xml" "[c.get('name').split(':')[0] for c in [s for s in r.findal
 # (it must be SURVIVED there): its failing cve-state check is a failure,
 # CVE-2010-0307's stays the exposure, and the gate has a failing case for
 # CVE-2010-3081 alone; a fix the boot did not judge fails its case too.
-sh "$root/testvm/junit.sh" v2.6.32 "$tmp/h.xml" \
+junit v2.6.32 "$tmp/h.xml" \
 	unpatched:VULNERABLE:"$tmp/f":CVE-2010-0307=VULNERABLE,CVE-2010-3081=SURVIVED,CVE-2099-0001=SURVIVED 2>"$tmp/err" ||
 	t_fail "per-fix musts written" "$(cat "$tmp/err")"
 got=$(q "$tmp/h.xml" "[c.get('name').split(':')[0] for c in [s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 unpatched [default]'][0].findall('testcase') if c.find('failure') is not None]" 2>&1)
@@ -128,14 +149,19 @@ got=$(q "$tmp/j.xml" "all(c.get('classname') == 'v2.6.32.patched.' + c.get('name
 [ "$got" = True ] && t_ok "a boot record without fixes: each test under the fix its name carries (classname NAME.KIND.<CVE>)" ||
 	t_fail "classname without fixes" "got: $got"
 
-# bad input: a kernel never booted; the old file is left as it was
-cp "$tmp/j.xml" "$tmp/j.before"
+# a required kernel never booted: its gate suite has one failing case
+# saying so; no gate record: exit 1, the old file left as it was
 mkdir -p "$tmp/none"
-sh "$root/testvm/junit.sh" v2.6.32 "$tmp/j.xml" patched:SURVIVED:"$tmp/none" 2>"$tmp/err"; rc=$?
+junit v2.6.32 "$tmp/n.xml" unpatched:VULNERABLE:"$tmp/u" patched:SURVIVED:"$tmp/none" 2>"$tmp/err"
+got=$(q "$tmp/n.xml" "[(c.get('name'), c.find('failure').text) for c in [s for s in r.findall('testsuite') if s.get('name') == 'v2.6.32 patched gate'][0].findall('testcase')]" 2>&1)
+[ "$got" = "[('not booted (must be SURVIVED)', 'required, not booted (no boot record)')]" ] &&
+	t_ok "a required kernel that was not booted: its gate suite fails, saying so" || t_fail "not booted" "got: $got" "$(cat "$tmp/err")"
+cp "$tmp/j.xml" "$tmp/j.before"
+sh "$root/testvm/junit.sh" v2.6.32 "$tmp/j.xml" "$tmp/none/gate.json" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] && cmp -s "$tmp/j.xml" "$tmp/j.before" && [ "$(ls "$tmp" | grep -c '^j\.xml\.')" = 0 ] &&
-	grep -q "no boot record in $tmp/none" "$tmp/err" &&
-	t_ok "no boot record: exit 1, names the folder, old file untouched, no temp left" ||
-	t_fail "no boot record" "exit $rc: $(cat "$tmp/err"); $(ls "$tmp")"
+	grep -q "$tmp/none/gate.json is not a gate record" "$tmp/err" &&
+	t_ok "no gate record: exit 1, names it, old file untouched, no temp left" ||
+	t_fail "no gate record" "exit $rc: $(cat "$tmp/err"); $(ls "$tmp")"
 sh "$root/testvm/junit.sh" v2.6.32 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q usage "$tmp/err" && t_ok "bad usage: exit 2" || t_fail "bad usage" "exit $rc"
 t_done

@@ -1,9 +1,11 @@
 #!/bin/sh
-# scripts/mutants.sh reads the verifier's verdicts (testvm/README.md,
-# "## Verdicts", "Per fix"): by the verdict of the mutant's own fix,
-# VULNERABLE, REGRESSED (with its failing tests) and INCONCLUSIVE are
-# catches, SURVIVED is a hole (exit 1); another fix not SURVIVED beside it
-# fails too (exit 1).  No kernel:
+# scripts/mutants.sh reads each mutant's gate record (scripts/gate.sh):
+# by the mutant's own fix, VULNERABLE and REGRESSED (with its failing
+# tests) are catches, SURVIVED is a hole (exit 1), and so is an
+# INCONCLUSIVE of the fix's own; another fix not SURVIVED beside it fails
+# too (exit 1); a boot stopped in its control phase is booted once more,
+# then INCONCLUSIVE, neither caught nor a hole; a declared Masked: pair is
+# run together.  No kernel:
 # a copy of the kit whose build.sh only makes an empty bzImage, and whose
 # verify-kernel.sh runs the real one with a stand-in QEMU that replays a
 # recorded serial log (testvm/fixtures) per mutant.
@@ -16,12 +18,11 @@ trap 'rm -rf "$tmp"' EXIT
 fx=$root/testvm/fixtures
 k=$tmp/kit
 mkdir -p "$k/scripts" "$k/branches" "$k/backports" "$k/testvm" || exit 1
-cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$k/scripts/" &&
+cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$root/scripts/gate.sh" "$k/scripts/" &&
 	cp "$root/branches/v2.6.32.conf" "$k/branches/" &&
 	cp -R "$root/backports/v2.6.32" "$k/backports/" &&
-	mkdir -p "$k/backports/changes" &&
-	grep -v '^I-' "$root/backports/changes/series" >"$k/backports/changes/series" &&
-	for c in "$root"/backports/changes/[A-H]-*/; do cp -R "$c" "$k/backports/changes/" || exit 1; done ||
+	mkdir -p "$k/backports/fixes" &&
+	cp -R "$root/backports/fixes/CVE-2010-0307" "$k/backports/fixes/" ||
 	{ t_fail "copy the kit"; t_done; exit 1; }
 # the first cases: a kit of one fix (A-H, CVE-2010-0307; its series without I), as the old logs are
 cat >"$k/scripts/build.sh" <<'B'
@@ -35,6 +36,10 @@ cat >"$k/testvm/verify-kernel.sh" <<'V'
 #!/bin/sh
 case $1 in */mutant-*) l=${1#*/mutant-}; l=$(echo "${l%%/*}" | tr - _) ;; esac
 eval "FAKE_LOG=\${MUTANT_LOG_$l:?no log for mutant $l}"
+# MUTANT_LOG2_<l>: the log of that mutant's second boot
+eval "log2=\${MUTANT_LOG2_$l:-}"
+if [ -n "$log2" ] && [ -e "$2.booted" ]; then FAKE_LOG=$log2; fi
+mkdir -p "$2" && : >"$2.booted"
 export FAKE_LOG
 exec sh "$REAL_TESTVM/verify-kernel.sh" "$@"
 V
@@ -85,7 +90,7 @@ FAKE_BUILD_RC=1 MUTANTS="A" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o5" 2>"$tm
 t_check "a kernel that does not build without the patch: BUILD FAILED in the table" grep -q '^A .*BUILD FAILED' "$tmp/o5"
 
 # Two fixes: I (CVE-2010-3081) is in the kit and in the series.
-cp -R "$root"/backports/changes/I-*/ "$k/backports/changes/" && cp "$root/backports/changes/series" "$k/backports/changes/" &&
+cp -R "$root/backports/fixes/CVE-2010-3081" "$k/backports/fixes/" &&
 	(cd "$k" && git add -A &&
 	git -c user.name=t -c user.email=t@t commit -qm I) || { t_fail "add I to the kit copy"; t_done; exit 1; }
 export MUTANT_LOG_cve_2010_0307="$fx/survived-3081-v2.6.32-net-0307-unfixed.log" \
@@ -108,17 +113,39 @@ sed 's/^ok \([0-9]*\) - CVE-2010-3081 precond:/not ok \1 - CVE-2010-3081 precond
 KIT_REBOOT=1 MUTANT_LOG_i="$tmp/i-precond.log" MUTANTS="I" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o9" 2>"$tmp/e9"; rc=$?
 t_check "I dropped, CVE-2010-3081 INCONCLUSIVE by its precondition: no catch (a hole), exit 1" sh -c "
 	test $rc = 1 && grep -q '^I .*INCONCLUSIVE *NOTHING (INCONCLUSIVE is no catch for CVE-2010-3081' '$tmp/o9'"
-# C dropped, the control phase oopses: caught; CVE-2010-3081's tests never
-# ran in that kernel, which the row says without calling it a hole.  The
-# whole CVE-2010-0307 dropped with the same log: the other fix must be
-# SURVIVED (its code is all there), so that is a hole.
+# C dropped, the control phase oopses on both boots: no fix was judged,
+# so the mutant is INCONCLUSIVE, neither caught nor a hole (exit 0); the
+# gate's record (control_failed) decided it, not the signature's words.
+# The same for the whole CVE-2010-0307 dropped.
+rm -f "$OUT"/v2.6.32/mutant-*/verify.booted
 KIT_REBOOT=1 MUTANTS="C" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o10" 2>"$tmp/e10"; rc=$?
-t_check "C dropped, the control phase fails: caught, the other fix not judged, exit 0" sh -c "
-	test $rc = 0 && grep -q '^C .*INCONCLUSIVE *CVE-2010-0307 INCONCLUSIVE (not accepted as fixed): .*other fixes not judged (no fix.s tests run once the control phase failed): CVE-2010-3081' '$tmp/o10'"
+t_check "C dropped, the control phase fails twice: booted once more, then INCONCLUSIVE, neither caught nor a hole, exit 0" sh -c "
+	test $rc = 0 && grep -q '^C .*INCONCLUSIVE *INCONCLUSIVE (neither caught nor a hole): the boot stopped in its control phase twice' '$tmp/o10' &&
+	test \$(grep -c 'booting it once more' '$tmp/e10') = 1 && grep -q '1 mutant(s) INCONCLUSIVE' '$tmp/e10' && ! grep -q 'not caught' '$tmp/e10'"
+t_check "result.json: C's record names its gate record, which says the control phase failed" sh -c "
+	g=\$(jq -r '.mutants.C.gate' '$r') && jq -e '.kernels.patched.control_failed == true and .status == \"fail\"' \"\$g\" >/dev/null"
+rm -f "$OUT"/v2.6.32/mutant-*/verify.booted
 KIT_REBOOT=1 MUTANT_LOG_cve_2010_0307="$fx/inconclusive-oops-in-control.log" MUTANTS="CVE-2010-0307" \
 	sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o11" 2>"$tmp/e11"; rc=$?
-t_check "the whole CVE-2010-0307 dropped, the control phase fails: the other fix NOT SURVIVED, exit 1" sh -c "
-	test $rc = 1 && grep -q '^CVE-2010-0307 .*OTHER FIX NOT SURVIVED: CVE-2010-3081' '$tmp/o11'"
+t_check "the whole CVE-2010-0307 dropped, the control phase fails twice: INCONCLUSIVE, no other fix judged, exit 0" sh -c "
+	test $rc = 0 && grep -q '^CVE-2010-0307 .*INCONCLUSIVE (neither caught nor a hole)' '$tmp/o11' && ! grep -q 'OTHER FIX' '$tmp/o11'"
+# A control phase that fails once, then passes: the second boot decides.
+rm -f "$OUT"/v2.6.32/mutant-*/verify.booted
+KIT_REBOOT=1 MUTANT_LOG2_c="$fx/survived-3081-v2.6.32-net-0307-unfixed.log" MUTANTS="C" \
+	sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o12" 2>"$tmp/e12"; rc=$?
+t_check "C dropped, the control phase fails once: booted once more, then caught by the second boot (VULNERABLE), exit 0" sh -c "
+	test $rc = 0 && grep -q '^C .*VULNERABLE *CVE-2010-0307 VULNERABLE: ' '$tmp/o12' && grep -q 'booting it once more' '$tmp/e12'"
+# Masked: F by G declared in the fix's FIX: F alone is reported masked and
+# not built; F+G, taken out together, is run and caught.
+mkdir -p "$k/backports/fixes/CVE-2010-0307" &&
+	printf 'Id: CVE-2010-0307\nMasked: F by G: a made-up pair for this test\n' >"$k/backports/fixes/CVE-2010-0307/FIX"
+MUTANT_LOG_f_g="$fx/survived-3081-v2.6.32-net-0307-unfixed.log" MUTANTS="F" \
+	sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o13" 2>"$tmp/e13"; rc=$?
+t_check "F declared masked by G: F 'masked by G (declared)', no build for it; F+G run and caught, exit 0" sh -c "
+	test $rc = 0 && grep -q '^F .*MASKED *masked by G (declared): a made-up pair for this test' '$tmp/o13' &&
+	grep -q '^F+G .*VULNERABLE *CVE-2010-0307 VULNERABLE: .*other fixes SURVIVED' '$tmp/o13' && ! grep -q 'F: without' '$tmp/e13' &&
+	grep -q 'F+G: without' '$tmp/e13'"
+rm -rf "$k/backports/fixes"
 MUTANTS="CVE-2010-9999" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o8" 2>"$tmp/e8"; rc=$?
 t_check "a fix the kit does not carry: exit 2, named" sh -c "test $rc = 2 && grep -q \"MUTANTS names 'CVE-2010-9999'\" '$tmp/e8'"
 

@@ -4,7 +4,8 @@
  * matrix across 32/64 bits, a 32-bit process that fails to exec a 64-bit
  * ELF (and the reverse) keeps its personality, and the reproducer's core
  * dump after such a failed exec is an ELF32 EM_PPC core.  The probes and
- * victims are backports/fixes/CVE-2010-0307/guest/probe.c and victim.c built for powerpc.  TAP on
+ * victims are the first fix's guest/probe.c and victim.c (backports/fixes/)
+ * built for powerpc.  TAP on
  * the console, then restart (-no-reboot ends QEMU).
  */
 #include "kit.h"

@@ -52,11 +52,13 @@ else
 fi
 
 # body FILE FUNC: the lines of FUNC's definition (from its name to the
-# first "}" in column 0), or nothing when it is not defined in FILE.
+# first "}" in column 0; for an assembler macro, from ".macro FUNC" to its
+# ".endm"), or nothing when it is not defined in FILE.
 body() {
 	awk -v f="$2" '
+	!inside && $0 ~ "^[ \t]*\\.macro[ \t]+" f "([ \t,]|$)" { inside = 2 }
 	!inside && $0 ~ "(^|[^A-Za-z0-9_])" f "\\(" && $0 !~ /;[ \t]*$/ && $0 !~ /^[ \t]/ { inside = 1 }
-	inside { print; if ($0 ~ /^}/) exit }' "$1"
+	inside { print; if ((inside == 1 && $0 ~ /^}/) || (inside == 2 && $0 ~ /^[ \t]*\.endm/)) exit }' "$1"
 }
 
 # eval_detect WHAT: read DETECT lines on stdin; sets $applied (how many

@@ -159,6 +159,29 @@ find_upstream() {
 			echo "backport $_c" >"$work/up/$_id"
 		done
 	done <"$work/cand"
+	find_by_subject
+}
+
+# find_by_subject: an id no commit names may still have a backport that
+# carries upstream's text without naming it (a distribution's pick): the
+# oldest commit whose subject is the change's Subject: exactly and whose
+# author is its From: (name and address, from the change's INFO) is taken,
+# as "subject <commit>", and the mail says it was matched that way.
+find_by_subject() {
+	for _id in $(cat "$work/ids"); do
+		[ ! -e "$work/up/$_id" ] || continue
+		_ch=
+		for _c in $(kit_changes); do
+			[ "$(info_field "$_c" Upstream)" = "$_id" ] && { _ch=$_c; break; }
+		done
+		[ -n "$_ch" ] || continue
+		_subj=$(info_field "$_ch" Subject) _au=$(info_field "$_ch" From)
+		[ -n "$_subj" ] && [ -n "$_au" ] || continue
+		git --git-dir="$gd" log --all -F --grep="$_subj" --reverse --format='%H%x09%an <%ae>%x09%s' >"$work/subj" ||
+			die 1 "git log in $KERNEL_GIT failed"
+		_hit=$(awk -F'\t' -v s="$_subj" -v a="$_au" '$2 == a && $3 == s { print $1; exit }' "$work/subj")
+		[ -z "$_hit" ] || echo "subject $_hit" >"$work/up/$_id"
+	done
 }
 
 # upstream_strip ID COMMITTER-EMAIL: a backport's message (stdin, without
@@ -298,6 +321,11 @@ make_mail() {
 		printf 'commit %s upstream.\n\n' "$_id"
 		if [ -n "$_have" ]; then
 			cat "$3.up.log"
+			if [ "$(cut -d' ' -f1 "$3.up.from")" = subject ]; then
+				echo
+				printf '[ upstream text: from %s, matched by subject and author (it names no upstream id) ]\n' \
+					"$(cut -d' ' -f2 "$3.up.from" | tr -d '(' | cut -c1-12)"
+			fi
 		else
 			echo "[ backport: the kit's source lacks upstream's changelog; our summary follows ]"
 			echo

@@ -244,9 +244,20 @@ done
 now=$(date -u +%FT%TZ)
 # Per fix: its OSV record and its cip-kernel-sec issue, both checked.
 for cve in $fixes; do
+	# the OSV range starts where the FIX says the flaw came in: its
+	# Introduced-by commit, or "0" (every version) for a flaw older than
+	# mainline's git history
+	introduced=$(fix_field "$cve" Introduced-by)
+	case $introduced in
+	before-git) introduced=0 ;;
+	*[!0-9a-f]* | '') die 1 "backports/fixes/$cve/FIX: Introduced-by: '$introduced' is neither a 40-hex commit nor before-git" ;;
+	esac
+	[ "$introduced" = 0 ] || [ ${#introduced} -eq 40 ] ||
+		die 1 "backports/fixes/$cve/FIX: Introduced-by: '$introduced' is not a 40-hex commit id"
 	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
 	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
-		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" '
+		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" \
+		--arg intro "$introduced" '
 	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
 	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
 	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
@@ -255,7 +266,7 @@ for cve in $fixes; do
 	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its gate passed as a whole: every kernel the run required was what it must be for every fix (the unpatched one VULNERABLE, the patched one SURVIVED the reproducers and the regression tests); a branch whose gate failed is never listed as fixed.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
 	     affected: [{
 	       package: {ecosystem: "Linux", name: "Kernel"},
-	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: "0"}, {fixed: $fix}]}],
+	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: $intro}, {fixed: $fix}]}],
 	       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
 	       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
 	     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),

@@ -56,6 +56,13 @@ for _c in $(kit_changes); do
 	eval "R_why_$_l=\$(header_field \"\$_d\" Pick-why | head -1)"
 	eval "R_tests_$_l=\$(header_field \"\$_d\" Pick-test)"
 	eval "R_untested_$_l=\$(header_field \"\$_d\" Untested | head -1)"
+	# a change whose fix declares it masked by another (FIX "Masked: L by
+	# K: why") has no test of its own either: the declaration says why
+	eval "_u=\$R_untested_$_l"
+	if [ -z "$_u" ]; then
+		_m=$(fix_field "$(fix_of "$_c")" Masked | sed -n "s/^$_l by \([A-Z]*\): */\1 /p" | head -1)
+		[ -z "$_m" ] || eval "R_untested_$_l=\"masked by \${_m%% *} (FIX Masked:): \${_m#* }\""
+	fi
 done
 # field <letter> <serves|hardening|why|tests|untested>: that key of the change
 field() { case $1 in '' | *[!A-Z]*) return 0 ;; esac; eval "printf '%s' \"\${R_$2_$1-}\""; }

@@ -25,6 +25,17 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 k=$t/kit
 mkdir -p "$k/testvm" && cp -R scripts branches backports "$k/" && cp testvm/junit.sh "$k/testvm/" ||
 	{ t_fail "copy the kit"; t_done; exit 1; }
+# The cases below hold two fixes apart (F1, F2: the kit's first two, in
+# folder order); the stub kit keeps only those, whatever else the kit
+# carries, so that a new fix folder changes no case here.
+F1= F2=
+for d in "$k"/backports/fixes/*/; do
+	[ -r "$d/FIX" ] || continue
+	d=${d%/}
+	if [ -z "$F1" ]; then F1=${d##*/}
+	elif [ -z "$F2" ]; then F2=${d##*/}
+	else rm -rf "$d"; fi
+done
 # fetch: the source is a folder (the plan stand-in never reads it)
 printf '#!/bin/sh\nmkdir -p "$OUT/src" && echo "$OUT/src"\n' >"$k/scripts/fetch.sh"
 # detect: any TREE is v2.6.32 (or BRANCH= when given)
@@ -84,7 +95,6 @@ echo "$v (stand-in)"
 V
 (cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) ||
 	{ t_fail "a git repo for the kit copy"; t_done; exit 1; }
-F1=CVE-2010-0307 F2=CVE-2010-3081
 both_vuln="$F1=VULNERABLE $F2=VULNERABLE" both_surv="$F1=SURVIVED $F2=SURVIVED"
 verify() { # verify VAR=value...: verify.sh in the stub kit
 	out=$(env KIT_ROOT="$k" KIT_CONFIG=/nonexistent KIT_CACHE="$t/cache" OUT="$t/out" KIT_LOCK="$t/lock" \

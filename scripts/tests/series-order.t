@@ -25,9 +25,12 @@ sh scripts/series-order.sh "$tmp/IwithoutD/series" 2>/dev/null && t_fail "I does
 	t_ok "I does not stand in for D: A without D is still refused"
 for b in v2.6.26 v2.6.32; do
 	t_check "$b: the committed series (A-H, then I) passes" sh scripts/series-order.sh "backports/$b/series"
-	# the last patch is the last change of the fix folders (series order)
-	last=$(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && info_field "$(kit_changes | tail -1)" Upstream')
-	t_check "$b: its last patch is the last change of backports/fixes/ ($(printf '%.12s' "$last"))" sh -c "grep -q '^commit $last upstream.\$' \"backports/$b/\$(tail -1 backports/$b/series)\""
+	# the last patch is the last change made for this branch (INFO
+	# Branches:) in the fix folders' series order
+	last=$(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && for c in $(kit_changes); do
+		case " $(info_field "$c" Branches) " in *" all "* | *" '"$b"' "*) l=$c ;; esac; done
+		info_field "$l" Upstream')
+	t_check "$b: its last patch is the last change made for it in backports/fixes/ ($(printf '%.12s' "$last"))" sh -c "grep -q '^commit $last upstream.\$' \"backports/$b/\$(tail -1 backports/$b/series)\""
 done
 sh scripts/series-order.sh "$tmp/noD/series" 2>/dev/null && t_fail "A without D is refused" || t_ok "A without D is refused"
 sh scripts/series-order.sh "$tmp/Dfirst/series" 2>/dev/null && t_fail "D before A is refused" || t_ok "D before A is refused"

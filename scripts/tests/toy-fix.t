@@ -1,6 +1,6 @@
 #!/bin/sh
 # A fix is one folder: a copy of the kit with a toy fix folder added
-# (fixtures/toy-fix/, two changes J and K) takes it up with no other file
+# (fixtures/toy-fix/, two changes Y and Z) takes it up with no other file
 # edited: make help lists it and derives the mutants' default from it,
 # pick.sh reads its rules, order-rule.sh enforces its Needs: and
 # Needs-for: lines, fix-state.sh judges its changes, and lib.sh
@@ -15,7 +15,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/toy-fix.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 k=$tmp/kit
 toy=CVE-2099-0001
-J=1111111111111111111111111111111111111111 K=2222222222222222222222222222222222222222
+Y=1111111111111111111111111111111111111111 Z=2222222222222222222222222222222222222222
 
 # the kit as tracked in this checkout (committed or not), in a repository
 # of its own, then the toy folder added and nothing else
@@ -30,52 +30,52 @@ lib() { kenv sh -c '. "$KIT_ROOT/scripts/lib.sh" && "$@"' - "$@"; }
 # lib.sh enumerates it
 t_check "kit_fixes lists the toy fix after the kit's own" sh -c "[ \"\$(KIT_ROOT='$k' KIT_CONFIG=/nonexistent sh -c '. \"\$KIT_ROOT/scripts/lib.sh\" && kit_fixes' | tail -1)\" = $toy ]"
 got=$(lib kit_changes | tail -2 | paste -sd' ' -)
-[ "$got" = "J-toy-open K-toy-close" ] && t_ok "kit_changes ends with its changes, in letter order" || t_fail "kit_changes ends with J K" "$got"
-[ "$(lib fix_of K-toy-close)" = $toy ] && [ "$(lib fix_field $toy Upstream | wc -l)" -eq 2 ] &&
-	t_ok "fix_of and fix_field read its folder" || t_fail "fix_of, fix_field" "$(lib fix_of K-toy-close 2>&1)"
+[ "$got" = "Y-toy-open Z-toy-close" ] && t_ok "kit_changes ends with its changes, in letter order" || t_fail "kit_changes ends with Y Z" "$got"
+[ "$(lib fix_of Z-toy-close)" = $toy ] && [ "$(lib fix_field $toy Upstream | wc -l)" -eq 2 ] &&
+	t_ok "fix_of and fix_field read its folder" || t_fail "fix_of, fix_field" "$(lib fix_of Z-toy-close 2>&1)"
 
 # make help names it and its mutants
 h=$(kenv make -s -C "$k" help 2>&1)
 printf '%s\n' "$h" | head -1 | grep -q "$toy" && t_ok "make help names the toy fix" || t_fail "make help names the toy fix" "$(printf '%s' "$h" | head -2)"
 m=$(kenv sh "$k/scripts/mutants.sh" --list)
 case " $m " in
-*" J "*" $toy "*) case " $m " in *" K "*) t_fail "mutants' default: J and the fix, not K (Untested:)" "$m" ;;
-	*) t_ok "mutants' default takes J and the whole toy fix, not K (its INFO says Untested:): $m" ;; esac ;;
-*) t_fail "mutants' default: J and the fix, not K (Untested:)" "$m" ;;
+*" Y "*" $toy "*) case " $m " in *" Z "*) t_fail "mutants' default: Y and the fix, not Z (Untested:)" "$m" ;;
+	*) t_ok "mutants' default takes Y and the whole toy fix, not Z (its INFO says Untested:): $m" ;; esac ;;
+*) t_fail "mutants' default: Y and the fix, not Z (Untested:)" "$m" ;;
 esac
 printf '%s\n' "$h" | grep -q "default: $m)" && t_ok "make help shows that default" || t_fail "make help shows the mutants' default" "$h"
 
 # pick.sh reads its rules from INFO
 r=$(kenv sh "$k/scripts/pick.sh" --rules 2>&1)
-printf '%s\n' "$r" | grep -q "^J	x86_64		x86_64: the toy fix itself	toy: the door is shut after a failed open	\$" &&
-	printf '%s\n' "$r" | grep -q "^K	x86_64		x86_64: J needs it		no kit test can open a toy door\$" &&
-	t_ok "pick.sh's rules for J and K come from their INFO (Serves, Pick-why, Pick-test, Untested)" ||
-	t_fail "pick.sh --rules for J, K" "$r"
+printf '%s\n' "$r" | grep -q "^Y	x86_64		x86_64: the toy fix itself	toy: the door is shut after a failed open	\$" &&
+	printf '%s\n' "$r" | grep -q "^Z	x86_64		x86_64: Y needs it		no kit test can open a toy door\$" &&
+	t_ok "pick.sh's rules for Y and Z come from their INFO (Serves, Pick-why, Pick-test, Untested)" ||
+	t_fail "pick.sh --rules for Y, Z" "$r"
 
-# order-rule.sh: J needs K after it; on powerpc too
+# order-rule.sh: Y needs Z after it; on powerpc too
 or() { kenv sh "$k/scripts/order-rule.sh" "$@" 2>&1; }
-t_check "order-rule: J K passes" kenv sh "$k/scripts/order-rule.sh" $J $K
-o=$(or $J); r=$?
-[ $r -eq 1 ] && printf '%s' "$o" | grep -q "J (111111111111, toy: open the door) is present without K (222222222222, toy: close the door): J alone leaves the door open" &&
-	t_ok "order-rule: J without K is refused, naming both and the reason from INFO" || t_fail "order-rule: J without K" "rc=$r" "$o"
-o=$(or $K $J); r=$?
-[ $r -eq 1 ] && printf '%s' "$o" | grep -q "K (222222222222, toy: close the door) comes before J" &&
-	t_ok "order-rule: K before J is refused" || t_fail "order-rule: K before J" "rc=$r" "$o"
-o=$(ARCHES=x86_32 kenv sh "$k/scripts/order-rule.sh" $J 2>&1); r=$?
+t_check "order-rule: Y Z passes" kenv sh "$k/scripts/order-rule.sh" $Y $Z
+o=$(or $Y); r=$?
+[ $r -eq 1 ] && printf '%s' "$o" | grep -q "Y (111111111111, toy: open the door) is present without Z (222222222222, toy: close the door): Y alone leaves the door open" &&
+	t_ok "order-rule: Y without Z is refused, naming both and the reason from INFO" || t_fail "order-rule: Y without Z" "rc=$r" "$o"
+o=$(or $Z $Y); r=$?
+[ $r -eq 1 ] && printf '%s' "$o" | grep -q "Z (222222222222, toy: close the door) comes before Y" &&
+	t_ok "order-rule: Z before Y is refused" || t_fail "order-rule: Z before Y" "rc=$r" "$o"
+o=$(ARCHES=x86_32 kenv sh "$k/scripts/order-rule.sh" $Y 2>&1); r=$?
 [ $r -eq 1 ] && printf '%s' "$o" | grep -q "which powerpc needs" && t_fail "Needs-for: applies only when its architecture is shipped" "$o" ||
 	t_ok "Needs-for: powerpc is not asked for with ARCHES=x86_32"
-o=$(ARCHES=powerpc kenv sh "$k/scripts/order-rule.sh" $J 2>&1); r=$?
-[ $r -eq 1 ] && printf '%s' "$o" | grep -q "without K .*which powerpc needs: the toy door is also powerpc's" &&
-	t_ok "Needs-for: with ARCHES=powerpc, J without K names powerpc" || t_fail "Needs-for: powerpc" "rc=$r" "$o"
-t_check "the kit's own ids still pass beside the toy fix's" kenv sh "$k/scripts/order-rule.sh" $J $K c41d68a513c71e35a14f66d71782d27a79a81ea6
+o=$(ARCHES=powerpc kenv sh "$k/scripts/order-rule.sh" $Y 2>&1); r=$?
+[ $r -eq 1 ] && printf '%s' "$o" | grep -q "without Z .*which powerpc needs: the toy door is also powerpc's" &&
+	t_ok "Needs-for: with ARCHES=powerpc, Y without Z names powerpc" || t_fail "Needs-for: powerpc" "rc=$r" "$o"
+t_check "the kit's own ids still pass beside the toy fix's" kenv sh "$k/scripts/order-rule.sh" $Y $Z c41d68a513c71e35a14f66d71782d27a79a81ea6
 
 # fix-state.sh judges its changes
 mkdir -p "$tmp/tree/fs"
 printf 'int toy_open(void)\n{\n\treturn 0;\n}\n' >"$tmp/tree/fs/toy.c"
 s=$(kenv sh "$k/scripts/fix-state.sh" "$tmp/tree" 2>&1)
-printf '%s\n' "$s" | grep -q '^J-toy-open 111111111111 present$' &&
-	printf '%s\n' "$s" | grep -q "^K-toy-close 222222222222 missing fs/toy.c (toy_open): no 'toy_close" &&
-	t_ok "fix-state.sh judges J present and K missing from their DETECT" || t_fail "fix-state.sh on the toy tree" "$s"
+printf '%s\n' "$s" | grep -q '^Y-toy-open 111111111111 present$' &&
+	printf '%s\n' "$s" | grep -q "^Z-toy-close 222222222222 missing fs/toy.c (toy_open): no 'toy_close" &&
+	t_ok "fix-state.sh judges Y present and Z missing from their DETECT" || t_fail "fix-state.sh on the toy tree" "$s"
 
 # nothing else was edited: generation above wrote only under OUT
 st=$(git -C "$k" status --porcelain --untracked-files=normal)

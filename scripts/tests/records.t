@@ -170,9 +170,9 @@ broken "a branch the YAML does not name is refused" "does not name branch v2.6.3
 o81=$t/out/records/CVE-2010-3081.osv.json y81=$t/out/records/CVE-2010-3081.yml
 [ -s "$o81" ] && [ -s "$y81" ] && check "$o81" "$y81" v2.6.32 && [ $rc -eq 0 ] &&
 	jq -e '.id == "x_KIT-CVE-2010-3081" and .aliases == ["CVE-2010-3081"]
-	  and .affected[0].ranges[0].events == [{introduced: "0"}, {fixed: "c41d68a513c71e35a14f66d71782d27a79a81ea6"}]
+	  and .affected[0].ranges[0].events == [{introduced: "42908c69f61f75dd70e424263ab89ee52040382b"}, {fixed: "c41d68a513c71e35a14f66d71782d27a79a81ea6"}]
 	  and (.database_specific.upstream_changes | map(.letter)) == ["I"]' "$o81" >/dev/null &&
-	t_ok "CVE-2010-3081's records written beside CVE-2010-0307's, valid (OSV schema, YAML, cip rules), fixed at c41d68a5, change I only" ||
+	t_ok "CVE-2010-3081's records written beside CVE-2010-0307's, valid (OSV schema, YAML, cip rules), introduced at its FIX's Introduced-by (42908c69), fixed at c41d68a5, change I only" ||
 	t_fail "CVE-2010-3081 records" "rc=$rc" "$out" "$(ls "$t/out/records")"
 
 # Per-fix verdicts: fx <branch> <fix> <unpatched verdict> <patched

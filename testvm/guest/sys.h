@@ -48,6 +48,33 @@ static inline long sc(long n, long a, long b, long c, long d, long e)
 	return r;
 }
 
+/* six arguments: mmap's offset is the sixth (%r9) */
+static inline long sc6(long n, long a, long b, long c, long d, long e, long f)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	__asm__ volatile("syscall"
+			 : "=a"(r)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+/*
+ * `int $0x80` from 64-bit code: the ia32 entry (ia32_syscall) entered by a
+ * 64-bit process, with the i386 number and no arguments.  The compat entry
+ * clobbers %r8-%r11 and reads the others as arguments.
+ */
+static inline long sc_int80(long n)
+{
+	long r;
+	__asm__ volatile("int $0x80"
+			 : "=a"(r)
+			 : "a"(n)
+			 : "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "memory");
+	return r;
+}
 /* Entry: the kernel leaves argc at (%rsp); pass that to kit_start(). */
 #define KIT_ENTRY(fn)							\
 	__asm__(".text\n.globl _start\n_start:\n"			\

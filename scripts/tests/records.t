@@ -88,12 +88,14 @@ got=$(jq -r '.affected[0].database_specific.kit_branches["v2.6.32"].series | sel
 	t_ok "no mbox in OUT: the patch ids are the quilt patches' (git patch-id --stable), in both records" ||
 	t_fail "patch ids from the quilt patches" "want: $want" "got: $got"
 I=c41d68a513c71e35a14f66d71782d27a79a81ea6
-[ "$(printf '%s\n' "$want" | wc -l)" -eq 8 ] && grep -q "^commit $I upstream.\$" "backports/v2.6.32/$(tail -1 backports/v2.6.32/series)" &&
+# patch_of <upstream id>: the patch of backports/v2.6.32 that carries it
+patch_of() { grep -l "^commit $1 upstream.\$" backports/v2.6.32/*.patch | head -1; }
+[ "$(printf '%s\n' "$want" | wc -l)" -eq 8 ] && [ -n "$(patch_of $I)" ] &&
 	jq -e --arg i "$I" '(.database_specific.upstream_changes | map(.upstream) | index($i) == null)
 	  and (.database_specific.upstream_changes | length == 8)
 	  and (.affected[0].database_specific.kit_branches["v2.6.32"].series | (.patches | map(.upstream) | index($i) == null) and (.patches | length == 8))' "$osv" >/dev/null &&
 	jq -e --arg i "$I" '."fixed-by"["kit/v2.6.32"] | length == 8 and index($i) == null' "$t/y.json" >/dev/null &&
-	t_ok "CVE-2010-3081's I, 9th patch of the verified series, is in neither CVE-2010-0307 record (References: decides)" ||
+	t_ok "CVE-2010-3081's I, a patch of the verified series, is in neither CVE-2010-0307 record (References: decides)" ||
 	t_fail "I is not in the CVE-2010-0307 records" "$(jq -c '.database_specific.upstream_changes | map(.letter)' "$osv")"
 grep -q -e "$t" -e "$(pwd)" "$osv" "$yml" && t_fail "no path of this machine in the records" ||
 	t_ok "no path of this machine in the records"
@@ -189,7 +191,7 @@ fx() {
 st() { jq -r --arg b "$2" '.affected[0].database_specific.kit_branches[$b].status' "$t/out/records/$1.osv.json"; }
 claimed() { yjson "$t/out/records/$1.yml" | jq -e --arg k "kit/$2" '."fixed-by" | has($k)' >/dev/null; }
 rm -rf "$t/out/v2.6.26"
-I_id=$(git patch-id --stable <"backports/v2.6.32/$(tail -1 backports/v2.6.32/series)" | cut -d' ' -f1)
+I_id=$(git patch-id --stable <"$(patch_of $I)" | cut -d' ' -f1)
 result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
 fx v2.6.32 CVE-2010-0307 VULNERABLE SURVIVED
 # A patched kernel that is not SURVIVED for one fix fails the branch's

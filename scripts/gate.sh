@@ -42,9 +42,10 @@ EXPECTABLE="VULNERABLE SURVIVED UNREACHABLE"
 # verdict, why}; a line the gate cannot read stops the run (exit 2), so a
 # typo never turns into the default silently.
 fix_expect() {
-	_fc=$1 _fx=$KIT_ROOT/backports/fixes/$1/FIX
-	[ -r "$_fx" ] || return 0
-	sed -n 's/^Expect: *//p' "$_fx" >"$work/expect.$_fc"
+	_fc=$1
+	# header lines only (lib.sh fix_field): a sentence of the description
+	# that starts with "Expect:" is no rule
+	fix_field "$_fc" Expect >"$work/expect.$_fc" || exit $?
 	while IFS= read -r _l; do
 		_head=${_l%%:*} _why=${_l#*:}
 		# shellcheck disable=SC2086
@@ -57,6 +58,12 @@ fix_expect() {
 			die 2 "backports/fixes/$_fc/FIX: 'Expect: $_l' names kind '$2'; a kind is unpatched or patched" ;; esac
 		case " $EXPECTABLE " in *" $3 "*) ;; *)
 			die 2 "backports/fixes/$_fc/FIX: 'Expect: $_l' holds a kernel to '$3'; the gate accepts only $EXPECTABLE (NOT-TESTED always fails)" ;; esac
+		# a patched kernel left VULNERABLE, or an unpatched one that misses
+		# the fix called SURVIVED without proof, would let the gate pass a
+		# fix that was never shown to work: UNREACHABLE (proven by the
+		# guest) is the only way to say a flaw cannot be shown
+		case $2:$3 in patched:VULNERABLE | unpatched:SURVIVED)
+			die 2 "backports/fixes/$_fc/FIX: 'Expect: $_l' may not hold the $2 kernel to $3; where the flaw cannot be shown, say UNREACHABLE (the guest must prove it)" ;; esac
 		jq -n -c --arg b "$1" --arg k "$2" --arg v "$3" --arg w "$_why" \
 			'{branch: $b, kind: $k, verdict: $v, why: ($w | sub("^ +"; ""))}'
 	done <"$work/expect.$_fc"
@@ -212,9 +219,10 @@ judge() {
 	          + {why: "the branch'"'"'s gate failed: \($reasons | join("; "))"}
 	        elif ($u.expected == "UNREACHABLE") or ($p.expected // "") == "UNREACHABLE" then
 	          {status: "unreachable", why: "flaw present, not reachable; fix applied: \((if $u.expected == "UNREACHABLE" then $u else $p end).why)"}
-	        elif $u.expected == "SURVIVED" then {status: "already fixed", why: $u.why}
-	        elif $p != null then {status: "fixed", why: "unpatched VULNERABLE, patched SURVIVED, the gate passed"}
-	        else {status: "not fixed", why: "no patched kernel was required"} end)))
+	        elif $u.expected == "SURVIVED" and ($p == null or $p.expected == "SURVIVED") then {status: "already fixed", why: $u.why}
+	        elif $u.expected == "VULNERABLE" and $p != null and $p.expected == "SURVIVED" then
+	          {status: "fixed", why: "unpatched VULNERABLE, patched SURVIVED, the gate passed"}
+	        else {status: "not fixed", why: "the run did not hold an unpatched kernel to VULNERABLE and a patched one to SURVIVED for it"} end)))
 	    as $fixes
 	  | {schema: 1, name: .name, branch: .branch, status: (if $pass then "pass" else "fail" end),
 	     reasons: $reasons, kernels: $ks, fixes: $fixes, plan: .plan, series: .series,

@@ -150,8 +150,11 @@ verify BRANCH=v2.6.32 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE
 [ $rc -eq 1 ] && g '.reasons[]' v2.6.32 | grep -q "^unpatched: $F2 UNREACHABLE, must be VULNERABLE" &&
 	t_ok "UNREACHABLE where no FIX allows it: the gate fails" || t_fail "undeclared UNREACHABLE fails" "rc=$rc" "$out"
 fixf=$k/backports/fixes/$F2/FIX
+# header_line LINE: LINE among FIX's header lines (the engines read no
+# rule from the description after the blank line)
+header_line() { sed -i "1a\\$1" "$fixf"; }
 cp "$fixf" "$t/FIX.orig"
-printf 'Expect: v2.6.32 unpatched UNREACHABLE: ptrace narrows orig_ax on this release (a test line)\n' >>"$fixf"
+header_line 'Expect: v2.6.32 unpatched UNREACHABLE: ptrace narrows orig_ax on this release (a test line)'
 verify BRANCH=v2.6.32 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
 [ $rc -eq 0 ] && [ "$(g ".kernels.unpatched.fixes[\"$F2\"].expected" v2.6.32)" = UNREACHABLE ] &&
 	[ "$(g ".fixes[\"$F2\"].status" v2.6.32)" = unreachable ] && [ "$(g ".fixes[\"$F1\"].status" v2.6.32)" = fixed ] &&
@@ -162,15 +165,30 @@ verify BRANCH=v2.6.31 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE
 verify BRANCH=v2.6.32 FAKE_unpatched_FIXES="$both_vuln" FAKE_patched=SURVIVED FAKE_patched_FIXES="$F1=SURVIVED $F2=UNREACHABLE"
 [ $rc -eq 1 ] && g '.reasons[]' v2.6.32 | grep -q "^patched: $F2 UNREACHABLE, must be SURVIVED" &&
 	t_ok "... nor on another kind of the same branch" || t_fail "Expect: is per kind" "rc=$rc" "$out"
-cp "$t/FIX.orig" "$fixf"; printf 'Expect: v2.6.32 patched NOT-TESTED: no route\n' >>"$fixf"
+cp "$t/FIX.orig" "$fixf"; header_line 'Expect: v2.6.32 patched NOT-TESTED: no route'
 verify BRANCH=v2.6.32 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c 'error:')" -eq 1 ] &&
 	printf '%s' "$out" | grep -q "holds a kernel to 'NOT-TESTED'; the gate accepts only VULNERABLE SURVIVED UNREACHABLE" &&
 	t_ok "an Expect: line holding a kernel to NOT-TESTED is refused (exit 2, one line)" || t_fail "Expect NOT-TESTED refused" "rc=$rc" "$out"
-cp "$t/FIX.orig" "$fixf"; printf 'Expect: v2.6.32 patched\n' >>"$fixf"
+cp "$t/FIX.orig" "$fixf"; header_line 'Expect: v2.6.32 patched'
 verify BRANCH=v2.6.32 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "'Expect: v2.6.32 patched' is not '<branch> <kind> <verdict>: <why>'" &&
 	t_ok "a malformed Expect: line is refused, never read as the default (exit 2)" || t_fail "malformed Expect refused" "rc=$rc" "$out"
+cp "$t/FIX.orig" "$fixf"
+for bad in 'patched VULNERABLE' 'unpatched SURVIVED'; do
+	header_line "Expect: v2.6.32 $bad: a test line"
+	verify BRANCH=v2.6.32 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+	[ $rc -eq 2 ] && printf '%s' "$out" | grep -q "may not hold the ${bad% *} kernel to ${bad#* }; where the flaw cannot be shown, say UNREACHABLE" &&
+		t_ok "an Expect: line holding the $bad is refused (exit 2): only a proven UNREACHABLE may stand in for the default" ||
+		t_fail "Expect $bad refused" "rc=$rc" "$out"
+	cp "$t/FIX.orig" "$fixf"
+done
+# a rule is a header line: the same line in the description is prose
+printf '\nExpect: v2.6.32 unpatched UNREACHABLE: prose, not a rule\n' >>"$fixf"
+verify BRANCH=v2.6.32 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+[ $rc -eq 1 ] && g '.reasons[]' v2.6.32 | grep -q "^unpatched: $F2 UNREACHABLE, must be VULNERABLE" &&
+	t_ok "an Expect: line after FIX's blank line is description, not a rule: UNREACHABLE is not allowed by it" ||
+	t_fail "Expect: in the description ignored" "rc=$rc" "$out"
 cp "$t/FIX.orig" "$fixf"
 
 # --- TREE= never writes a branch's folder ------------------------------------

@@ -66,7 +66,8 @@ gate_row() {
 	jq -e '.status == "pass" or .status == "fail"' "$_g" >/dev/null 2>&1 ||
 		{ printf '%s\tFAILED\t%s is not a readable gate record\n' "$1" "$_g"; return 0; }
 	jq -r --arg n "$1" --arg rc "$_rc" '
-	  if .status == "pass" and ($rc == "0" or $rc == "-") then [$n, "pass", ""]
+	  if .status == "pass" and $rc == "0" then [$n, "pass", ""]
+	  elif .status == "pass" and $rc == "-" then [$n, "FAILED", "gate pass, but its verify job recorded no exit status (killed before the end?); see its log"]
 	  elif .status == "pass" then [$n, "FAILED", "gate pass, but its verify job exited \($rc) (see its log)"]
 	  else [$n, "FAILED", (.reasons | join("; "))] end
 	  | @tsv' "$_g"

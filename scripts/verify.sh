@@ -204,4 +204,8 @@ sh "$KIT_ROOT/testvm/junit.sh" "$NAME" "$OUT/$NAME/junit.xml" "$g" ||
 	die 1 "[$NAME] cannot write $OUT/$NAME/junit.xml; see the message above"
 [ $gate -eq 0 ] ||
 	die 1 "[$NAME] gate failed: $(jq -r '.reasons | join("; ")' "$g") (see $g${vmfail:+; the verification VM failed on:$vmfail})"
-# (a VM that failed leaves its kind not booted, so the gate failed above)
+# A VM that failed after it wrote a boot record (verify-kernel.sh's later
+# steps) left a record the gate may have judged; the run failed all the
+# same, and says so rather than exit 0.
+[ -z "$vmfail" ] ||
+	die 1 "[$NAME] the verification VM failed on:$vmfail (see $OUT/$NAME/<kind>/verify/); the gate's record is not this run's whole verdict"

@@ -441,7 +441,8 @@ static void append(char *buf, size_t n, const char *name, const char *diag)
 	snprintf(buf + l, n - l, "%s%s (%s)", l ? "; " : "", name, diag);
 }
 
-/* the text after a " # <directive>" of log line s, blanks trimmed */
+/* the text after a " # <directive>" of log line s, blanks and tabs trimmed
+ * (a tab alone is no proof of UNREACHABLE) */
 static void directive_text(const char *s, const char *dir, char *out, size_t n)
 {
 	const char *p = strstr(s, dir);
@@ -450,10 +451,10 @@ static void directive_text(const char *s, const char *dir, char *out, size_t n)
 	*out = 0;
 	if (!p)
 		return;
-	for (p += strlen(dir); *p == ' '; p++)
+	for (p += strlen(dir); *p == ' ' || *p == '\t'; p++)
 		;
 	snprintf(out, n, "%s", p);
-	for (l = strlen(out); l && out[l - 1] == ' '; l--)
+	for (l = strlen(out); l && (out[l - 1] == ' ' || out[l - 1] == '\t' || out[l - 1] == '\r'); l--)
 		out[l - 1] = 0;
 }
 

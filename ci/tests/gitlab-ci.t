@@ -97,15 +97,17 @@ result v2.6.31 fail false
 rm -r "$o/v2.6.30"
 mkdir -p "$o/v2.6.29" && printf '1 -\n' >"$o/v2.6.29/job.status" && rm "$o/v2.6.29/result.json" "$o/v2.6.29/gate.json"
 rm "$o/v2.6.28/gate.json" && printf '2 -\n' >"$o/v2.6.28/job.status"
+rm "$o/v2.6.27/job.status"
 report
 row() { printf '%s\n' "$out" | grep -qE "^$1 +$2 +$3"; }
 [ $rc -eq 1 ] && row v2.6.32 pass && row v2.6.31 FAILED 'patched: verdict REGRESSED, must be SURVIVED \(failing: regress: brk randomised\)' &&
 	row v2.6.30 FAILED 'no result: its verify job left no artifacts' &&
 	row v2.6.29 FAILED 'no gate: its verify job exited 1 before a verdict' &&
 	row v2.6.28 FAILED 'no gate: its verify job exited 2 before a verdict' &&
-	printf '%s' "$out" | grep -q 'gate FAILED for: v2.6.28 v2.6.29 v2.6.30 v2.6.31 ' &&
+	row v2.6.27 FAILED 'gate pass, but its verify job recorded no exit status' &&
+	printf '%s' "$out" | grep -q 'gate FAILED for: v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 ' &&
 	[ -s "$o/results.md" ] &&
-	t_ok "a failed gate, a job that left nothing, one that stopped before a verdict: each named, the report still written, exit 1" ||
+	t_ok "a failed gate, a job that left nothing, one that stopped before a verdict, a passing gate whose job recorded no exit: each named, the report still written, exit 1" ||
 	t_fail "the gate fails the report job, naming why" "rc=$rc" "$out"
 for b in $(names branches); do result "$b" pass; done
 report REPORT_RC=1 REPORT="$t/r.md"

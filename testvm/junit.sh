@@ -33,25 +33,23 @@ name=$1 outfile=$2 gate=$3
 command -v jq >/dev/null 2>&1 || die 2 "jq is not installed; run 'make deps'"
 [ -r "$gate" ] && jq -e '(.kernels | type) == "object"' "$gate" >/dev/null 2>&1 ||
 	die 1 "$gate is not a gate record (scripts/gate.sh); run make verify again"
-# KIND:MUST:VERIFYDIR[:FIX=MUST,...] per required kernel, from the gate
-# (VERIFYDIR "-": not booted)
-# shellcheck disable=SC2046
-set -- $(jq -r '.kernels | to_entries[] | "\(.key):\(.value.expected):\(.value.boot // "-")"
-  + (if (.value.fixes // {}) == {} then "" else ":" + (.value.fixes | to_entries | map("\(.key)=\(.value.expected)") | join(",")) end)' "$gate") ||
-	die 1 "cannot read $gate"
 
 # XML text: escape the five specials, drop control characters but tab.
 esc() { LC_ALL=C tr -d '\000-\010\013-\037\177' | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g; s/"/\&quot;/g'; }
 
 tmp=$(mktemp "$outfile.XXXXXX") || die 1 "cannot write beside $outfile"
-trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
+trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate" "$tmp.kinds"' EXIT
+# KIND<tab>MUST<tab>VERIFYDIR<tab>FIX=MUST,... per required kernel, from the
+# gate (VERIFYDIR "-": not booted); one line each, so that a folder with
+# blanks in its path stays one field
+jq -r '.kernels | to_entries[] | [.key, .value.expected, (.value.boot // "-"),
+  ((.value.fixes // {}) | to_entries | map("\(.key)=\(.value.expected)") | join(","))] | @tsv' "$gate" >"$tmp.kinds" ||
+	die 1 "cannot read $gate"
+tab=$(printf '\t')
 {
 	echo '<?xml version="1.0" encoding="UTF-8"?>'
 	printf '<testsuites name="%s">\n' "$(printf '%s' "$name verification" | esc)"
-	for arg; do
-		kind=${arg%%:*} rest=${arg#*:}
-		must=${rest%%:*} vdir=${rest#*:} fixmust=
-		case $vdir in *:CVE-*) fixmust=${vdir##*:} vdir=${vdir%:*} ;; esac
+	while IFS=$tab read -r kind must vdir fixmust <&3; do
 		if [ "$vdir" = - ]; then
 			printf '  <testsuite name="%s" tests="1" failures="1" skipped="0" errors="0" time="0">\n' "$(printf '%s' "$name $kind gate" | esc)"
 			printf '    <testcase classname="%s" name="%s">\n' "$(printf '%s' "$name.$kind" | esc)" "$(printf '%s' "not booted (must be $must)" | esc)"
@@ -169,7 +167,7 @@ trap 'rm -f "$tmp" "$tmp.cases" "$tmp.counts" "$tmp.meta" "$tmp.gate"' EXIT
 		echo '    </testcase>'
 		cat "$tmp.gate"
 		echo '  </testsuite>'
-	done
+	done 3<"$tmp.kinds"
 	echo '</testsuites>'
 } >"$tmp" || exit $?
 mv -f "$tmp" "$outfile" || die 1 "cannot write $outfile"

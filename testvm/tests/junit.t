@@ -164,4 +164,15 @@ sh "$root/testvm/junit.sh" v2.6.32 "$tmp/j.xml" "$tmp/none/gate.json" 2>"$tmp/er
 	t_fail "no gate record" "exit $rc: $(cat "$tmp/err"); $(ls "$tmp")"
 sh "$root/testvm/junit.sh" v2.6.32 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q usage "$tmp/err" && t_ok "bad usage: exit 2" || t_fail "bad usage" "exit $rc"
+# an output root with a blank in its path (OUT='/tmp/a b'): each boot
+# folder stays one field
+top=$tmp tmp="$tmp/out with blank"; mkdir -p "$tmp"
+vdir "$tmp/u" VULNERABLE '[]' "$fx/vulnerable-v2.6.32-noexec32-off-state.log"
+if junit 'v2.6.32' "$tmp/j.xml" unpatched:VULNERABLE:"$tmp/u" 2>"$tmp/err" &&
+	[ "$(q "$tmp/j.xml" "len(r.findall('testsuite'))")" -ge 2 ]; then
+	t_ok "a boot folder whose path has a blank: read whole, its suites written"
+else
+	t_fail "boot folder path with a blank" "$(cat "$tmp/err")"
+fi
+tmp=$top
 t_done

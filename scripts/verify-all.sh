@@ -25,6 +25,14 @@
 # not tried again (reachability is decided once per run).
 set -u
 . "$(dirname "$0")/lib.sh"
+# Each branch is verified under its own name into OUT/<b>/, where its row
+# is read: a NAME= or TREE= (one tree's run) or ARCHES=/HARDENING= (a
+# pick, written under another name) would send every branch elsewhere and
+# leave the table reading older records.
+[ -z "${NAME:-}" ] && [ -z "${TREE:-}" ] ||
+	die 2 "verify-all verifies every branch under its own name; drop NAME= and TREE= (one tree: make verify TREE=... NAME=...)"
+[ -z "${ARCHES:-}" ] && [ "${HARDENING:-1}" = 1 ] ||
+	die 2 "verify-all verifies each branch's full series; drop ARCHES= and HARDENING= (a pick: make verify BRANCH=<b> ARCHES=...)"
 rc=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kit-verify-all.XXXXXX") || die 1 "cannot make a temp folder"
 trap 'rmtree "$tmp"' EXIT

@@ -37,4 +37,12 @@ run verify-all.sh KERNEL_GIT=http://127.0.0.1:9/linux.git KIT_SOURCE_CONFIGURED=
 [ $rc -eq 3 ] && echo "$out" | grep -q '^v2.6.32 *SKIP' &&
 	grep -qx 'verify-all: 2 of 2 branches not verified: source not reachable; set KERNEL_GIT (v2.6.32 v2.6.26)' "$tmp/err" &&
 	t_ok "verify-all on a fresh machine: SKIP rows, exit 3 with one line (nothing was proven)" || t_fail "verify-all fresh machine SKIP, exit 3" "rc=$rc" "$out" "$(tail -2 "$tmp/err")"
+# every branch under its own name, its full series: one tree's NAME=/TREE=
+# or a pick's ARCHES= would send the rows' records elsewhere
+for v in NAME=x TREE=/tmp ARCHES=x86_64 HARDENING=0; do
+	run verify-all.sh "$v"
+	[ $rc -eq 2 ] && [ "$(grep -c 'error:' "$tmp/err")" -eq 1 ] && [ -z "$out" ] &&
+		t_ok "verify-all with $v: refused at once (exit 2, one line), nothing verified" ||
+		t_fail "verify-all refuses $v" "rc=$rc" "$out" "$(cat "$tmp/err")"
+done
 t_done

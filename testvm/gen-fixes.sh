@@ -21,10 +21,10 @@ case $mode in h | mk | list) ;; *) echo "usage: gen-fixes.sh h|mk|list FIXES" >&
 [ -d "$dir" ] || { echo "gen-fixes.sh: error: no folder $dir" >&2; exit 2; }
 
 # rows: "<order> <id> <source> <bits> <tests> <per-run>", order 0 or 1 (last)
-rows=
+rows= progs=
 for f in "$dir"/*/FIX; do
 	[ -r "$f" ] || continue
-	id=$(sed -n 's/^Id: *//p' "$f" | head -1)
+	id=$(sed -n '/^$/q; s/^Id: *//p' "$f" | head -1)	# header lines only
 	g=$(sed -n '/^$/q; s/^Guest: *//p' "$f")
 	[ -n "$g" ] || continue	# a fix without guest tests: nothing to run
 	[ "$(printf '%s\n' "$g" | wc -l)" = 1 ] ||
@@ -43,6 +43,9 @@ for f in "$dir"/*/FIX; do
 	case $per in '' | *[!0-9]*) bad=${bad:-"tests per run '$per' is not a number"} ;; esac
 	case $last in '' | last) ;; *) bad=${bad:-"'$last' is not 'last'"} ;; esac
 	[ $# -le 5 ] || bad=${bad:-"more than five words"}
+	# two fixes' programs would be one file in /bin and one make target
+	case " $progs " in *" ${src%.c}-$bits "*) bad=${bad:-"its program ${src%.c}-$bits is another fix's too; rename the source"} ;; esac
+	progs="$progs ${src%.c}-$bits"
 	[ -z "$bad" ] || { echo "gen-fixes.sh: error: $f: Guest: $bad" >&2; exit 1; }
 	rows="$rows${rows:+
 }$([ -n "$last" ] && echo 1 || echo 0) $id $src $bits $tests $per"

@@ -32,19 +32,11 @@ static char *child_env[] = { "PATH=/bin", 0 };
 /* kit.runs=N from /proc/cmdline: the fixes' reproducer runs */
 static int read_runs(void)
 {
-	static char buf[1024];
-	long fd = sys_open("/proc/cmdline", O_RDONLY, 0), n = 0;
+	const char *cl;
+	ulong n = kit_cmdline(&cl);
 	unsigned long long v;
 
-	if (fd >= 0) {
-		n = sys_read((int)fd, buf + 1, sizeof(buf) - 2);
-		sys_close((int)fd);
-	}
-	if (n < 0)
-		n = 0;
-	buf[0] = ' ';
-	buf[n + 1] = 0;
-	if (kit_getval(buf, (ulong)n + 1, "kit.runs", &v) && v > 0 && v < 100)
+	if (kit_getval(cl, n, "kit.runs", &v) && v > 0 && v < 100)
 		return (int)v;
 	return 3;
 }

@@ -144,6 +144,28 @@ static inline void l_nl(struct line *l, int fd)
 	l_flush(l, fd);
 }
 
+/*
+ * The kernel's command line, " " + /proc/cmdline, NUL-terminated, in a
+ * buffer of its own (so that " key=" finds the first word too); its length
+ * (1 when /proc/cmdline cannot be read).
+ */
+static inline ulong kit_cmdline(const char **out)
+{
+	static char buf[1024];
+	long fd = sys_open("/proc/cmdline", O_RDONLY, 0), n = 0;
+
+	if (fd >= 0) {
+		n = sys_read((int)fd, buf + 1, sizeof(buf) - 2);
+		sys_close((int)fd);
+	}
+	if (n < 0)
+		n = 0;
+	buf[0] = ' ';
+	buf[n + 1] = 0;
+	*out = buf;
+	return (ulong)n + 1;
+}
+
 /* "key=value" lookup in a report: value parsed as decimal or 0x hex. */
 static inline int kit_getval(const char *s, ulong n, const char *key,
 			     unsigned long long *out)

@@ -77,6 +77,7 @@ manifest() {
 	# (fixes_of, kit_fixes: lib.sh)
 	_all=$(kit_fixes)
 	[ -n "$_all" ] || die 2 "the kit carries no fix; nothing to hold a kernel to"
+	_na=
 	if [ -n "$_mut" ]; then
 		_pst=mutant _missing=
 	else
@@ -87,6 +88,14 @@ manifest() {
 			die 2 "$_plan says '$_pst'; a manifest needs a plan that is 'full series', 'partly fixed' or 'already fixed'" ;; esac
 		# shellcheck disable=SC2046
 		_missing=$(fixes_of $(jq -r '.changes[] | select(.state == "missing") | .change' "$_plan"))
+		# a fix none of whose changes applies to the tree (each n/a by
+		# its DETECT: the code it fixes is not there) is not affected
+		for _f in $_all; do
+			fix_changes "$_f" >"$work/changes.$_f"
+			jq -e --rawfile c "$work/changes.$_f" '($c | split("\n") | map(select(. != ""))) as $c
+			  | [.changes[] | select(.change as $x | $c | index($x)) | .state]
+			  | length > 0 and all(. == "n/a")' "$_plan" >/dev/null && _na="$_na $_f"
+		done
 	fi
 	# (a file, not a pipe: a bad Expect: line must stop this shell)
 	: >"$work/expect.json"
@@ -114,9 +123,10 @@ manifest() {
 	_tree=
 	[ -z "${TREE:-}" ] || _tree=$(cd "$TREE" && pwd)
 	printf '%s\n' $_missing >"$work/missing"
+	printf '%s\n' $_na >"$work/na"
 	jq -n --arg name "$(basename "$_d")" --arg b "$_b" --arg commit "${BR_COMMIT:-}" --arg tree "$_tree" \
 		--arg sfrom "$_sfrom" --arg sdir "$_sdir" --arg pst "$_pst" --arg absent "$_absent" \
-		--arg all "$_all" --rawfile missing "$work/missing" --slurpfile ex "$work/expect.b.json" \
+		--arg all "$_all" --rawfile missing "$work/missing" --rawfile na "$work/na" --slurpfile ex "$work/expect.b.json" \
 		--arg at "$(date -u +%FT%TZ)" --arg mut "$_mut" '
 	  ($all | split("\n") | map(select(. != ""))) as $fixes
 	  | ($missing | split("\n") | map(select(. != ""))) as $miss
@@ -138,6 +148,7 @@ manifest() {
 	  {schema: 1, name: $name, branch: $b,
 	   source: {commit: ($commit | nz), tree: ($tree | nz)},
 	   plan: $pst,
+	   not_affected: ($na | split("\n") | map(select(. != ""))),
 	   series: (if $fixed then null else {from: $sfrom, dir: ($sdir | nz)} end),
 	   written_at: $at,
 	   kinds: (if $mut != "" then {patched: (kind("patched") + {boot: $mut})}
@@ -218,7 +229,15 @@ judge() {
 	           then {status: "not tested"} else {status: "not fixed"} end)
 	          + {why: "the branch'"'"'s gate failed: \($reasons | join("; "))"}
 	        elif ($u.expected == "UNREACHABLE") or ($p.expected // "") == "UNREACHABLE" then
-	          {status: "unreachable", why: "flaw present, not reachable; fix applied: \((if $u.expected == "UNREACHABLE" then $u else $p end).why)"}
+	          (if $u.expected == "UNREACHABLE" then $u else $p end).why as $w
+	          # the plan decides which: the tree has none of the code the
+	          # fix changes (each change n/a), or has it and the patched
+	          # kernel carries the fix
+	          | if ($man.not_affected // []) | index([$f]) then
+	              {status: "not affected", summary: "not affected (its changes are n/a here)", why: $w}
+	            elif $p != null then
+	              {status: "unreachable", summary: "flaw present, not reachable; fix applied", why: $w}
+	            else {status: "unreachable", summary: "flaw present, not reachable", why: $w} end
 	        elif $u.expected == "SURVIVED" and ($p == null or $p.expected == "SURVIVED") then {status: "already fixed", why: $u.why}
 	        elif $u.expected == "VULNERABLE" and $p != null and $p.expected == "SURVIVED" then
 	          {status: "fixed", why: "unpatched VULNERABLE, patched SURVIVED, the gate passed"}

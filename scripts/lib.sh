@@ -444,7 +444,8 @@ kit_provenance() {
 # backports/fixes/<id>/ (its FIX file, its changes/<L>-<slug>/ folders,
 # backports/fixes/README.md), and no engine holds a list of them.
 # KIT_FIXES=<dir> reads another fixes folder (tests, a copy of the kit).
-#   kit_fixes               every fix with a FIX file, in folder order
+#   kit_fixes               every fix (folder), in folder order; a folder
+#                           without a FIX file stops the run (exit 2)
 #   kit_changes             every change of every fix, in series order (the
 #                           change folders' names: their letters, A, B, ...)
 #   fix_changes <fix>       the changes of one fix, in series order
@@ -458,14 +459,20 @@ kit_provenance() {
 # the text after it is our prose, never data.
 kit_fixes_dir() { printf '%s\n' "${KIT_FIXES:-$KIT_ROOT/backports/fixes}"; }
 kit_fixes() {
-	for _kf in "$(kit_fixes_dir)"/*/FIX; do
-		[ -r "$_kf" ] || continue
-		_kf=${_kf%/FIX}; printf '%s\n' "${_kf##*/}"
+	# a folder without its FIX would have its changes in the series and
+	# no gate to judge them: refused, never skipped
+	for _kf in "$(kit_fixes_dir)"/*/; do
+		[ -d "$_kf" ] || continue
+		_kf=${_kf%/}
+		[ -r "$_kf/FIX" ] ||
+			die 2 "$_kf has no FIX file; every folder of $(kit_fixes_dir) is a fix and needs one (backports/fixes/README.md), or move it out"
+		printf '%s\n' "${_kf##*/}"
 	done
 }
 kit_changes() {
 	# the folders' names across every fix, in byte order whatever the
 	# locale: the letter first, so A..Z is the series order
+	kit_fixes >/dev/null || exit $?
 	for _kc in "$(kit_fixes_dir)"/*/changes/*/; do
 		[ -d "$_kc" ] || continue
 		_kc=${_kc%/}; printf '%s\n' "${_kc##*/}"
@@ -488,7 +495,10 @@ fix_of() {
 	_fo=${_fo%/changes/*}; printf '%s\n' "${_fo##*/}"
 }
 fixes_of() {
-	for _c; do fix_of "$_c" || exit $?; done | sort -u
+	# (no pipe around fix_of: its failure must reach the caller)
+	_fos=
+	for _c; do _fo1=$(fix_of "$_c") || exit $?; _fos="$_fos $_fo1"; done
+	[ -z "$_fos" ] || printf '%s\n' $_fos | LC_ALL=C sort -u
 }
 # header_field <file> <Key>: the values of Key in the file's header
 header_field() { sed -n '/^$/q; s/^'"$2"': //p' "$1"; }

@@ -28,7 +28,10 @@
 # `Masked: L by K: <why>` (backports/fixes/README.md) is not observable
 # alone while K is applied: L alone is reported "masked by K (declared)"
 # without a build, and L+K, taken out together, is run and must be caught.
-# A verification VM that could not run is an error: exit 1.
+# A verification VM that could not run is an error: exit 1.  On a branch
+# where a fix's FIX says `Expect: BRANCH patched UNREACHABLE: ...` its
+# mutants are UNOBSERVABLE, reported without a build: no kernel there can
+# show the flaw, so neither a catch nor a hole can be measured.
 #
 # Each mutant's record goes to $OUT/<b>/result.json under .mutants.<name>
 # with its verdict, the fix's verdicts, failing tests, its gate record,
@@ -80,6 +83,11 @@ masked() {
 	! is_fix "$1" || return 0
 	fix_field "$(judged_by "$1")" Masked | sed -n "s/^$1 by \([A-Z]\): *\(.*\)\$/\1	\2/p" | head -1
 }
+# unreachable_here <fix>: the why of its `Expect: BRANCH patched
+# UNREACHABLE: why` line, empty when it has none
+unreachable_here() {
+	fix_field "$1" Expect | sed -n "s/^$BRANCH patched UNREACHABLE: *//p" | head -1
+}
 # id_of <mutant>: the upstream ids it takes out, short
 id_of() {
 	for _c in $(members "$1"); do info_field "$_c" Upstream | cut -c1-12; done | paste -sd, -
@@ -124,6 +132,14 @@ run_mutant() {
 	done
 	drop=${drop# }
 	[ -n "$drop" ] || { record "$1" - - "not in the series"; return 0; }
+	# where the fix's FIX holds this branch's patched kernel to
+	# UNREACHABLE, no kernel can show the flaw with or without the
+	# mutant's patches: nothing to build, and no hole either
+	u=$(unreachable_here "$(judged_by "$1")")
+	if [ -n "$u" ]; then
+		record "$1" "$(echo "$drop" | tr ' ' ,)" UNOBSERVABLE "not observable on $BRANCH: $(judged_by "$1") is held to UNREACHABLE here ($u); judge it on a branch where the flaw is reachable"
+		return 0
+	fi
 	m=$(masked "$1")
 	if [ -n "$m" ]; then
 		record "$1" "$(echo "$drop" | tr ' ' ,)" MASKED "masked by ${m%%	*} (declared): ${m#*	}; $1+${m%%	*} is judged instead"

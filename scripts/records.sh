@@ -135,13 +135,13 @@ for cve in $fixes; do
 done
 
 # status <gate> <fix>: what the run says of the branch for that fix, as
-# its gate decided it ("not verified": no gate record).  UNREACHABLE is
-# said in full: the flaw is there, no route reaches it, the fix is applied
-# (testvm/README.md "Verdicts"); that is not "fixed and proven".
+# its gate decided it ("not verified": no gate record), in the gate's
+# words: its summary where it has one (an UNREACHABLE fix is "flaw
+# present, not reachable; fix applied", or "not affected" where the tree
+# has none of its code: testvm/README.md "Verdicts"), else its status.
 status() {
 	[ -r "$1" ] || { echo "not verified"; return 0; }
-	jq -r --arg c "$2" '.fixes[$c].status // "not verified"
-	  | if . == "unreachable" then "flaw present, not reachable; fix applied" else . end' "$1"
+	jq -r --arg c "$2" '.fixes[$c] | if . == null then "not verified" else .summary // .status end' "$1"
 }
 
 # patches <branch> <result>: the verified series as JSON lines, one per

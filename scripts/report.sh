@@ -86,7 +86,7 @@ render() {
 		    else "\(x.verdict) (\(x.expected))" end;
 		  def cell: gsub("\\|"; "/");
 		  "| \(.name) | \(.status) | \(k(.kernels.unpatched)) | \(if .kernels.patched then k(.kernels.patched) else (.plan // "-") end) | \(
-		    [.fixes | to_entries[] | "\(.key) \(if .value.status == "unreachable" then "flaw present, not reachable; fix applied" else .value.status end)"]
+		    [.fixes | to_entries[] | "\(.key) \(.value.summary // .value.status)"]
 		    | if length == 0 then "-" else join("; ") | cell end) | \(if (.reasons | length) > 0 then (.reasons | join("; ") | cell) else "-" end) |"' "$_g"
 	done
 	echo

@@ -41,7 +41,8 @@ printf '#!/bin/sh\nmkdir -p "$OUT/src" && echo "$OUT/src"\n' >"$k/scripts/fetch.
 # detect: any TREE is v2.6.32 (or BRANCH= when given)
 printf '#!/bin/sh\necho "${2:-v2.6.32}"\n' >"$k/scripts/detect.sh"
 # plan: FAKE_PLAN=full (every change missing) or partly (only I missing:
-# a series of I's patch alone in DIR/series.d); exit 4 for fixed
+# a series of I's patch alone in DIR/series.d); exit 4 for fixed;
+# FAKE_NA=<ERE>: the changes it matches are n/a
 cat >"$k/scripts/plan-series.sh" <<'P'
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +58,7 @@ fixed) st="already fixed" miss='^$' sd= ;;
 esac
 kit_changes | jq -R -s --arg st "$st" --arg sd "$sd" --arg m "$miss" '
   split("\n") | map(select(. != "")) | {status: $st, series_dir: $sd,
-  changes: map({change: ., state: (if test($m) then "missing" else "present" end)})}' >"$dir/plan.json"
+  changes: map({change: ., state: (if test(env.FAKE_NA // "^$") and . != "" then "n/a" elif test($m) then "missing" else "present" end)})}' >"$dir/plan.json"
 [ "$st" != "already fixed" ] || exit 4
 echo "$sd"
 P
@@ -160,6 +161,19 @@ verify BRANCH=v2.6.32 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE
 	[ "$(g ".fixes[\"$F2\"].status" v2.6.32)" = unreachable ] && [ "$(g ".fixes[\"$F1\"].status" v2.6.32)" = fixed ] &&
 	t_ok "UNREACHABLE where the FIX's Expect: line allows it (that branch, that kind): the gate passes, the fix 'unreachable', not 'fixed'" ||
 	t_fail "declared UNREACHABLE passes" "rc=$rc" "$out"
+[ "$(g ".fixes[\"$F2\"].summary" v2.6.32)" = "flaw present, not reachable; fix applied" ] &&
+	t_ok "... and its summary says the flaw is there, not reachable, and the fix applied" ||
+	t_fail "unreachable summary" "$(g ".fixes[\"$F2\"]" v2.6.32)"
+# the same, on a tree where every change of F2 is n/a by its DETECT: the
+# plan makes it "not affected", not "flaw present"
+header_line 'Expect: v2.6.32 patched UNREACHABLE: as unpatched (a test line)'
+F2_NA=$(KIT_FIXES=$k/backports/fixes sh -c ". scripts/lib.sh; fix_changes $F2" | sed 's/^/^/' | paste -sd'|' -)
+verify FAKE_NA="$F2_NA" BRANCH=v2.6.32 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE_patched=SURVIVED FAKE_patched_FIXES="$F1=SURVIVED $F2=UNREACHABLE"
+[ $rc -eq 0 ] && [ "$(g ".fixes[\"$F2\"].status" v2.6.32)" = "not affected" ] && [ "$(g ".fixes[\"$F1\"].status" v2.6.32)" = fixed ] &&
+	t_ok "UNREACHABLE on a tree where each of the fix's changes is n/a: 'not affected' (from the plan), not 'flaw present'" ||
+	t_fail "not affected from the plan" "rc=$rc" "$out" "$(g ".fixes[\"$F2\"]" v2.6.32)"
+cp "$t/FIX.orig" "$fixf"
+header_line 'Expect: v2.6.32 unpatched UNREACHABLE: ptrace narrows orig_ax on this release (a test line)'
 verify BRANCH=v2.6.31 FAKE_unpatched_FIXES="$F1=VULNERABLE $F2=UNREACHABLE" FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
 [ $rc -eq 1 ] && t_ok "the same line does not allow it on another branch" || t_fail "Expect: is per branch" "rc=$rc" "$out"
 verify BRANCH=v2.6.32 FAKE_unpatched_FIXES="$both_vuln" FAKE_patched=SURVIVED FAKE_patched_FIXES="$F1=SURVIVED $F2=UNREACHABLE"

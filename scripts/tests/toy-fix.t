@@ -80,4 +80,16 @@ printf '%s\n' "$s" | grep -q '^Y-toy-open 111111111111 present$' &&
 # nothing else was edited: generation above wrote only under OUT
 st=$(git -C "$k" status --porcelain --untracked-files=normal)
 [ "$st" = "?? backports/fixes/$toy/" ] && t_ok "git status in the copy: only the new folder" || t_fail "git status: only the new folder" "$st"
+
+# a fix folder whose FIX is missing: its changes would reach the series
+# with no gate to judge them, so lib.sh refuses the folder (exit 2, one
+# line naming it), and fixes_of passes fix_of's failure on
+mv "$k/backports/fixes/$toy/FIX" "$tmp/FIX.toy"
+out=$(lib kit_changes 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "fixes/$toy has no FIX file" &&
+	t_ok "a fix folder without FIX: kit_changes exits 2 naming it, no change listed" || t_fail "a folder without FIX refused" "rc=$rc" "$out"
+mv "$tmp/FIX.toy" "$k/backports/fixes/$toy/FIX"
+out=$(lib fixes_of Y-toy-open X-no-such-change 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q "no change 'X-no-such-change'" &&
+	t_ok "fixes_of with a change no fix has: exit 2, named" || t_fail "fixes_of passes fix_of's failure on" "rc=$rc" "$out"
 t_done

@@ -5,7 +5,8 @@
 # INCONCLUSIVE of the fix's own; another fix not SURVIVED beside it fails
 # too (exit 1); a boot stopped in its control phase is booted once more,
 # then INCONCLUSIVE, neither caught nor a hole; a declared Masked: pair is
-# run together.  No kernel:
+# run together; a fix held to UNREACHABLE on the branch is UNOBSERVABLE
+# there, unbuilt.  No kernel:
 # a copy of the kit whose build.sh only makes an empty bzImage, and whose
 # verify-kernel.sh runs the real one with a stand-in QEMU that replays a
 # recorded serial log (testvm/fixtures) per mutant.
@@ -145,6 +146,15 @@ t_check "F declared masked by G: F 'masked by G (declared)', no build for it; F+
 	test $rc = 0 && grep -q '^F .*MASKED *masked by G (declared): a made-up pair for this test' '$tmp/o13' &&
 	grep -q '^F+G .*VULNERABLE *CVE-2010-0307 VULNERABLE: .*other fixes SURVIVED' '$tmp/o13' && ! grep -q 'F: without' '$tmp/e13' &&
 	grep -q 'F+G: without' '$tmp/e13'"
+# A FIX that holds this branch's patched kernel to UNREACHABLE: no kernel
+# there can show the flaw, so its mutants are UNOBSERVABLE, not built,
+# neither caught nor a hole (exit 0).
+printf 'Id: CVE-2010-0307\nExpect: v2.6.32 patched UNREACHABLE: a made-up route closed for this test\n' \
+	>"$k/backports/fixes/CVE-2010-0307/FIX"
+MUTANTS="F CVE-2010-0307" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o14" 2>"$tmp/e14"; rc=$?
+t_check "patched held to UNREACHABLE: F and the whole fix UNOBSERVABLE, nothing built, exit 0" sh -c "
+	test $rc = 0 && grep -q '^F .*UNOBSERVABLE *not observable on v2.6.32: CVE-2010-0307 is held to UNREACHABLE here (a made-up route closed for this test)' '$tmp/o14' &&
+	grep -q '^CVE-2010-0307 .*UNOBSERVABLE' '$tmp/o14' && ! grep -q 'without' '$tmp/e14'"
 rm -rf "$k/backports/fixes"
 MUTANTS="CVE-2010-9999" sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o8" 2>"$tmp/e8"; rc=$?
 t_check "a fix the kit does not carry: exit 2, named" sh -c "test $rc = 2 && grep -q \"MUTANTS names 'CVE-2010-9999'\" '$tmp/e8'"

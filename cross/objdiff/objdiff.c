@@ -71,6 +71,7 @@ struct func {
 	char *name;
 	uint32_t sec;
 	uint64_t start, size;
+	int open_end; /* no size of its own: runs to the next entry */
 	/* normalised form */
 	unsigned char *bytes;
 	char *relocs; /* one line per relocation */
@@ -497,13 +498,62 @@ static void add_func(struct obj *o, size_t *cap, const char *name, uint32_t sec,
 	f->size = size;
 }
 
+/* A function's entry: a typed function symbol, or a global label in code
+ * with no type, which is how assembler files mark an entry that ends with
+ * END rather than ENDPROC (ia32_cstar_target, ia32_syscall in
+ * arch/x86/ia32/ia32entry.S).  It runs to the next entry. */
+static int is_entry(const struct sym *y)
+{
+	return y->type == STT_FUNC ||
+	       (y->type == STT_NOTYPE && (y->bind == STB_GLOBAL || y->bind == STB_WEAK) && y->name[0]);
+}
+
+/* The no-op instructions gas pads x86 code with (binutils 2.40: 64-bit
+ * nopl/nopw forms; 32-bit lea/mov forms), each without its 0x66 and 0x2e
+ * prefixes. */
+static const unsigned char *const x86_nops[] = {
+	(const unsigned char *)"\x01\x90",
+	(const unsigned char *)"\x03\x0f\x1f\x00",
+	(const unsigned char *)"\x04\x0f\x1f\x40\x00",
+	(const unsigned char *)"\x05\x0f\x1f\x44\x00\x00",
+	(const unsigned char *)"\x07\x0f\x1f\x80\x00\x00\x00\x00",
+	(const unsigned char *)"\x08\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	(const unsigned char *)"\x02\x89\xf6",
+	(const unsigned char *)"\x03\x8d\x76\x00",
+	(const unsigned char *)"\x04\x8d\x74\x26\x00",
+	(const unsigned char *)"\x07\x8d\xb4\x26\x00\x00\x00\x00",
+	(const unsigned char *)"\x07\x8d\xbc\x27\x00\x00\x00\x00",
+};
+
+/* x86_unpad(CODE, KEEP, END): END with the trailing no-ops of
+ * CODE[KEEP, END) taken off. */
+static uint64_t x86_unpad(const unsigned char *code, uint64_t keep, uint64_t end)
+{
+	int found = 1;
+	while (found) {
+		size_t n;
+		found = 0;
+		for (n = 0; n < sizeof(x86_nops) / sizeof(*x86_nops); n++) {
+			uint64_t len = x86_nops[n][0];
+			if (end - keep >= len && !memcmp(code + end - len, x86_nops[n] + 1, len)) {
+				end -= len;
+				while (end > keep && (code[end - 1] == 0x66 || code[end - 1] == 0x2e))
+					end--;
+				found = 1;
+				break;
+			}
+		}
+	}
+	return end;
+}
+
 static void collect(struct obj *o)
 {
 	size_t cap = 0, i, j;
 	for (i = 0; i < o->nsyms; i++) {
 		const struct sym *y = &o->syms[i];
 		const struct sec *s;
-		if (y->type != STT_FUNC || y->shndx == SHN_UNDEF || y->shndx >= o->nsecs)
+		if (!is_entry(y) || y->shndx == SHN_UNDEF || y->shndx >= o->nsecs)
 			continue;
 		s = &o->secs[y->shndx];
 		if (s->flags & SHF_EXECINSTR) {
@@ -547,6 +597,7 @@ static void collect(struct obj *o)
 		struct func *f = &o->funcs[i];
 		if (f->size != (uint64_t)-1 && f->size != 0)
 			continue;
+		f->open_end = 1;
 		f->size = o->secs[f->sec].size - f->start;
 		for (j = i + 1; j < o->nfuncs; j++)
 			if (o->funcs[j].sec == f->sec && o->funcs[j].start > f->start) {
@@ -578,6 +629,22 @@ static void collect(struct obj *o)
 		uint64_t end = f->start + f->size;
 		if (end > s->size)
 			die("%s: function %s runs past its section", o->path, f->name);
+		/* An entry that runs to the next one takes the alignment padding
+		 * before it, whose length moves with the code above; those
+		 * trailing no-ops are not the entry's.  x86 only, where the
+		 * kernel's ALIGN (.p2align 4, 0x90) makes gas fill with its
+		 * no-op instructions.  Never into a relocated field. */
+		if (f->open_end && (o->machine == EM_X86_64 || o->machine == EM_386) && s->type != SHT_NOBITS) {
+			uint64_t keep = f->start;
+			for (j = 0; j < s->nrels; j++) {
+				const struct rel *r = &s->rels[j];
+				int pcb, w = rel_width(o, r->type, &pcb);
+				if (r->off >= f->start && r->off < end && r->off + (uint64_t)(w ? w : 4) > keep)
+					keep = r->off + (uint64_t)(w ? w : 4);
+			}
+			end = x86_unpad(o->buf + s->off, keep, end);
+			f->size = end - f->start;
+		}
 		f->bytes = xcalloc(f->size + 1, 1);
 		if (s->type != SHT_NOBITS)
 			memcpy(f->bytes, o->buf + s->off + f->start, f->size);

@@ -139,6 +139,46 @@ mkstep noexp Z-none base.o good.o
 sh "$root/cross/check-expect.sh" noexp v2.6.32 c fs/loader.o exp >ne.txt 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -q 'no expected set' ne.txt && t_ok "a change without an expected set fails" || t_fail "missing .expect" "$(cat ne.txt)"
 
+# An assembler file: entries that end with END (a global label, no type)
+# are functions too, each running to the next entry less the alignment
+# no-ops before it; a change inside one names it, and another entry that
+# calls out, or jumps to an aligned global entry (kept a relocation by
+# -mshared, as the x86_64 cell assembles), is unchanged though it moved
+# (host as, x86-64: the ia32entry.S case).
+if printf 'nop\n' | as --64 -mshared -o /dev/null - >/dev/null 2>&1; then
+	cat >asm-base.s <<'S'
+	.text
+	.globl entry_one
+entry_one:
+	cmpl $300,%eax
+	jae 1f
+	call *table(,%rax,8)
+1:	ret
+	.globl entry_two
+entry_two:
+	call helper_c
+	ret
+	.globl stub_one
+stub_one:
+	leaq 8(%rsp),%rdi
+	jmp entry_three
+	.p2align 4, 0x90
+	.type entry_three,@function
+	.globl entry_three
+entry_three:
+	ret
+	.size entry_three,.-entry_three
+S
+	sed 's/cmpl \$300,%eax/cmpq $300,%rax/' asm-base.s >asm-new.s
+	as --64 -mshared -o asm-base.o asm-base.s && as --64 -mshared -o asm-new.o asm-new.s || t_fail "assemble the asm fixtures"
+	[ "$($OD -l asm-base.o | cut -d' ' -f1 | paste -sd' ' -)" = "entry_one entry_three entry_two stub_one" ] &&
+		[ "$($OD asm-base.o asm-new.o)" = "changed entry_one" ] &&
+		t_ok "asm: untyped global entries are functions; a 64-bit compare names its entry alone, the padding that moved does not" ||
+		t_fail "asm entries" "$($OD -l asm-base.o | tr '\n' ' ')" "$($OD -v asm-base.o asm-new.o | tr '\n' ' ')"
+else
+	t_skip "asm: untyped global entries" "the host as cannot assemble x86-64 (binutils)"
+fi
+
 # Every change of every fix has an expected set in its fix's cross/ folder.
 miss=
 for c in $(KIT_ROOT=$root sh -c '. "$KIT_ROOT/scripts/lib.sh" && kit_changes'); do

@@ -251,12 +251,13 @@ run
 	t_fail "3081 unreachable" "rc=$rc" "$out" "3081: $(st CVE-2010-3081 v2.6.32)"
 
 # Which fixes get records is the series' References: lines, in a copy of
-# the kit (the committed tree is never edited): a fix folder with a
-# record.json but no change makes none.
+# the kit (the committed tree is never edited): a fix folder with a FIX
+# and a record.json but no change makes none.
 k=$t/kit; mkdir -p "$k"; cp -r scripts backports branches "$k/"
 jq '.cve = "CVE-2099-0001" | .osv_id = "x_KIT-CVE-2099-0001" | .roles = {"Z": {role: "fix", note: "none"}}' \
 	backports/fixes/CVE-2010-3081/record.json >"$t/r" && mkdir -p "$k/backports/fixes/CVE-2099-0001" &&
-	mv "$t/r" "$k/backports/fixes/CVE-2099-0001/record.json"
+	mv "$t/r" "$k/backports/fixes/CVE-2099-0001/record.json" &&
+	printf 'Id: CVE-2099-0001\nTitle: a fix folder with no change (a test)\n' >"$k/backports/fixes/CVE-2099-0001/FIX"
 rm -rf "$t/out/records"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
 want=$(for f in $(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && kit_fixes'); do printf '%s.osv.json %s.yml ' "$f" "$f"; done)

@@ -155,9 +155,41 @@ stamp=$(
 		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
 	} | sha256sum | cut -d' ' -f1
 )
+# digests_complete DIR FILE...: DIR/sha256sums has a line for each FILE
+# (sha256sum -c checks only the lines there: a file whose line was taken
+# out would pass it)
+digests_complete() {
+	_dd=$1; shift
+	[ -r "$_dd/sha256sums" ] || return 1
+	for _df; do
+		grep -q "^[0-9a-f]\{64\}  $_df\$" "$_dd/sha256sums" || return 1
+	done
+}
+# up_to_date: the kernel in $bdir is what these inputs made (its stamp)
+# and what its build wrote (every file matches the build's digest list).
+# A list that is missing or short is no proof: built again.  A file that
+# does not match its digest was changed after the build: stop, naming it.
 up_to_date() {
 	[ -f "$bdir/bzImage" ] && [ "$(cat "$bdir/stamp" 2>/dev/null)" = "$stamp" ] || return 1
-	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage)"
+	# shellcheck disable=SC2086
+	digests_complete "$bdir" $cache_files build.json || {
+		warn "[$NAME] $bdir has no complete digest list (sha256sums); building the $KIND kernel again"
+		return 1
+	}
+	_bad=$(cd "$bdir" && sha256sum -c sha256sums 2>/dev/null | sed -n 's/: FAILED.*//p' | head -1)
+	[ -z "$_bad" ] || [ ! -e "$bdir/$_bad" ] ||
+		die 1 "[$NAME] $bdir/$_bad is not the file its build wrote (sha256 differs from $bdir/sha256sums); remove $bdir and run again"
+	[ -z "$_bad" ] || die 1 "[$NAME] $bdir/$_bad is missing (named in $bdir/sha256sums); remove $bdir and run again"
+	# the build's record, again: a result.json moved away or rewritten
+	# since gets it from the build's own record
+	result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" --arg src "$src_id" \
+		--arg commit "$commit" --arg tree "${TREE:+$src}" \
+		--arg log "$bdir/build.log" --arg img "$bdir/bzImage" --slurpfile rec "$bdir/build.json" \
+		'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
+		 | .source = $src | .tree = (if $tree == "" then null else $tree end)
+		 | .build[$k] = ($rec[0].build + {log: $log, bzImage: $img, up_to_date: true, cache: (.build[$k].cache // null)})
+		 | .toolchain = $rec[0].toolchain'
+	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage, every file as its build wrote it)"
 }
 
 # The build cache: $KIT_CACHE/builds/<stamp>/ (KIT_BUILDS= elsewhere) holds what a finished build
@@ -177,8 +209,9 @@ from_cache() {
 	done
 	_e=$cache_dir/$stamp
 	[ -r "$_e/build.json" ] || return 1
-	if ! (cd "$_e" && sha256sum -c --quiet sha256sums) >/dev/null 2>&1; then
-		warn "the build cache entry $_e does not match its checksums; removing it and building again"
+	# shellcheck disable=SC2086
+	if ! digests_complete "$_e" $cache_files build.json || ! (cd "$_e" && sha256sum -c --quiet sha256sums) >/dev/null 2>&1; then
+		warn "the build cache entry $_e does not match its checksums, or they do not name every file; removing it and building again"
 		rmtree "$_e"
 		return 1
 	fi
@@ -404,10 +437,15 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 if [ "$KIND" = patched ] && [ -r "$nodedir/plan/plan.json" ]; then
 	result_update "$result" --slurpfile p "$nodedir/plan/plan.json" '.security = $p[0]'
 fi
-# the build's record, for the cache: what a later hit reports as its build
+# the build's record, for the cache: what a later hit reports as its
+# build; then the digest list of everything the boot and the checks read
+# (up_to_date and verify-kernel.sh hold the kernel to it)
 jq --arg k "$KIND" --arg at "$(date -u +%FT%TZ)" \
 	'{built_at: $at, build: (.build[$k] | del(.cache)), toolchain: .toolchain}' "$result" >"$bdir/build.json" &&
-	to_cache
+	# shellcheck disable=SC2086
+	(cd "$bdir" && sha256sum $cache_files build.json $(ls skipped-patches 2>/dev/null) >sha256sums.tmp && mv -f sha256sums.tmp sha256sums) ||
+	fail build "cannot write the digest list $bdir/sha256sums"
+to_cache
 result_update "$result" --arg k "$KIND" --arg key "$stamp" --arg e "$cache_dir/$stamp" \
 	'.build[$k].cache = {hit: false, key: $key, entry: (if ($e | length) > 0 then $e else null end)}'
 progress "$NAME" done "$KIND build ok: config+make ${secs}s, ${total}s with copy and audit: $bdir/bzImage"

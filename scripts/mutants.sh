@@ -172,7 +172,8 @@ run_mutant() {
 	sh "$KIT_ROOT/scripts/gate.sh" mutant-manifest "$gdir" "$BRANCH" "$vdir" || exit $?
 	attempt=1 reboot=${KIT_REBOOT:-0}
 	while :; do
-		if ! KIT_REBOOT=$reboot sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/bzImage" "$vdir" >/dev/null; then
+		if ! KIT_REBOOT=$reboot KIT_RELEASE=$BR_VERSION KIT_IMAGE_DIGESTS=$OUT/$BRANCH/$kind/sha256sums \
+			sh "$KIT_ROOT/testvm/verify-kernel.sh" "$OUT/$BRANCH/$kind/bzImage" "$vdir" >/dev/null; then
 			record "$1" "$(echo "$drop" | tr ' ' ,)" ERROR "verification VM failed; see $vdir"; holes=$((holes + 1)); return 0
 		fi
 		grc=0; sh "$KIT_ROOT/scripts/gate.sh" "$gdir" || grc=$?

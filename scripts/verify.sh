@@ -156,7 +156,8 @@ for k in $kinds; do
 	progress "$NAME" boot "$k kernel in QEMU"
 	rm -f "$bdir/verify.line" "$bdir/verify.rc"
 	mkdir -p "$bdir/verify"
-	( sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/bzImage" "$bdir/verify" >"$bdir/verify.line"
+	( KIT_RELEASE=$BR_VERSION KIT_IMAGE_DIGESTS=$bdir/sha256sums \
+		sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/bzImage" "$bdir/verify" >"$bdir/verify.line"
 	  echo $? >"$bdir/verify.rc" ) &
 	running=$((running + 1))
 done

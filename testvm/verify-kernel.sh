@@ -8,7 +8,8 @@
 # from parse, and the boots are merged into the kernel's verdict, both as
 # defined in testvm/README.md, "## Verdicts".
 #
-# Environment: KIT_RUNS (reproducer runs per boot, default 3), TESTVM_OUT
+# Environment: KIT_IMAGE_DIGESTS and KIT_RELEASE (the kernel the verdict
+# is about: below), KIT_RUNS (reproducer runs per boot, default 3), TESTVM_OUT
 # (guest build folder, default $OUT/testvm), KIT_BOOTS (the extra command
 # lines, default "default noexec32=off"; "default" means none), and the
 # watchdog settings of boot.sh.
@@ -59,6 +60,19 @@ image=$tvout/initramfs.cpio
 
 kernel_sha=$(sha256sum <"$kernel" | cut -d' ' -f1)
 image_sha=$(sha256sum <"$image" | cut -d' ' -f1)
+# The kernel a verdict is about.  KIT_IMAGE_DIGESTS: the digest list its
+# build wrote (scripts/build.sh, <kernel dir>/sha256sums); the image must
+# be the bzImage named there, or nothing boots.  KIT_RELEASE: the release
+# the branch is (its BR_VERSION); a boot whose kernel says another
+# ("Linux version ...") is INCONCLUSIVE, whatever its tests said.
+# verify.sh and mutants.sh give both.
+if [ -n "${KIT_IMAGE_DIGESTS:-}" ]; then
+	rec=$(sed -n 's/^\([0-9a-f]\{64\}\)  bzImage$/\1/p' "$KIT_IMAGE_DIGESTS" 2>/dev/null | head -1)
+	[ -n "$rec" ] ||
+		die 1 "$KIT_IMAGE_DIGESTS names no digest of bzImage, so $kernel is not known to be the kernel its build made; build it again"
+	[ "$rec" = "$kernel_sha" ] ||
+		die 1 "$kernel is not the kernel its build made (sha256 $kernel_sha, recorded $rec in $KIT_IMAGE_DIGESTS); build it again"
+fi
 # The kernel's .config and System.map: the build layer's output
 # (out/<b>/<kind>/ holds bzImage, .config and System.map, built here or
 # served from the build cache) or an in-tree image
@@ -89,6 +103,7 @@ ld_v=$(ld --version | head -1)
 key=$(printf '%s\n' "kernel $kernel_sha" "image $image_sha" "config $config_sha" "qemu $qemu_v" \
 	"emulator $(sha256sum <"$(command -v "${QEMU:-qemu-system-x86_64}")" | cut -d' ' -f1)" "boots $boots" "runs $runs" \
 	"watchdog ${KIT_BOOT_SILENCE:-} ${KIT_BOOT_TIMEOUT:-} ${KIT_PANIC_GRACE:-} ${KIT_CRASH_GRACE:-} ${KIT_KVM:-}" \
+	"release ${KIT_RELEASE:-}" \
 	"judge $(cat "$here/boot.sh" "$0" "$tvout/parse" | sha256sum | cut -d' ' -f1)" | sha256sum | cut -d' ' -f1)
 if [ "${KIT_REBOOT:-0}" != 1 ] && [ -r "$outdir/boot.json" ] && [ "$(cat "$outdir/boot.key" 2>/dev/null)" = "$key" ] &&
 	jq -e '.verdict == "VULNERABLE" or .verdict == "SURVIVED"' "$outdir/boot.json" >/dev/null 2>&1; then
@@ -144,6 +159,19 @@ for b in $boots; do
 		attempt=2
 	done
 	t1=$(date +%s.%N)
+	if [ -n "${KIT_RELEASE:-}" ]; then
+		rel=$(sed -n 's/.*Linux version \([^ ]*\) .*/\1/p' "$log" | head -1 | tr -d '\r')
+		case $rel in
+		"$KIT_RELEASE" | "$KIT_RELEASE"[!0-9]*) ;;
+		*)
+			why="the booted kernel says 'Linux version ${rel:-?}' (${log##*/}), but the branch is $KIT_RELEASE: a verdict about another kernel"
+			jq --arg w "$why" '.verdict = "INCONCLUSIVE" | .signature = $w
+			  | .fixes = ((.fixes // {}) | map_values(.verdict = "INCONCLUSIVE" | .signature = $w))' \
+				"$outdir/boot-$n.parse.json" >"$outdir/boot-$n.parse.tmp" &&
+				mv -f "$outdir/boot-$n.parse.tmp" "$outdir/boot-$n.parse.json" || die 1 "jq failed on $outdir/boot-$n.parse.json"
+			;;
+		esac
+	fi
 	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 	jq -c --arg log "$log" --arg res "$res" --arg secs "$secs" --argjson attempts "$attempt" \
 		--arg cmdline "${res#*cmdline=}" --arg stop "$end" \

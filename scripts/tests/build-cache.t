@@ -4,7 +4,9 @@
 # (source, host and security series, config, flags, toolchain versions,
 # the build scripts themselves).  Another output root gets it without a
 # build and says so; one byte changed in any input misses; an entry that
-# does not match its checksums is removed and the kernel built again;
+# does not match its checksums, or whose list does not name every file, is
+# removed and the kernel built again; a kernel in OUT changed after its
+# build stops the run;
 # KIT_BUILD_CACHE=0 builds.  The fake kernel of fakekernel.sh builds in a
 # second.
 . ci/tap.sh
@@ -62,6 +64,38 @@ echo tampered >>"$KIT_CACHE/builds/$key/bzImage"
 build e unpatched && built && ! hit && grep -q "warning: the build cache entry .* does not match its checksums" "$tmp/err" &&
 	! grep -q tampered "$tmp/e/fake/unpatched/bzImage" && (cd "$KIT_CACHE/builds/$key" && sha256sum -c --quiet sha256sums) &&
 	t_ok "a tampered entry: said, removed, built again and stored good" || t_fail "tampered entry" "$(cat "$tmp/err")"
+
+# a swap that edits the digest list too: the entry's bzImage replaced and
+# its line taken out (sha256sum -c checks only the lines there): the list
+# is short, so the entry is damaged, removed, and the kernel built again
+key=$(rec e .build.unpatched.cache.key)
+chmod u+w "$KIT_CACHE/builds/$key" "$KIT_CACHE/builds/$key/bzImage" "$KIT_CACHE/builds/$key/sha256sums"
+echo 'another kernel' >"$KIT_CACHE/builds/$key/bzImage" && sed -i '/  bzImage$/d' "$KIT_CACHE/builds/$key/sha256sums"
+build e2 unpatched && built && ! hit && grep -q "do not name every file" "$tmp/err" &&
+	! grep -q 'another kernel' "$tmp/e2/fake/unpatched/bzImage" &&
+	t_ok "a swapped entry whose bzImage line was taken out of sha256sums: said, removed, built again" ||
+	t_fail "swapped entry with a short digest list" "$(cat "$tmp/err")"
+# the same swap in OUT: the kernel there is not what its build wrote; up to
+# date by its stamp, but not by its digests: exit 1, one line naming it
+cp "$tmp/e2/fake/unpatched/bzImage" "$tmp/bz.good"
+echo 'another kernel' >"$tmp/e2/fake/unpatched/bzImage"
+build e2 unpatched; rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c 'error:' "$tmp/err")" -eq 1 ] &&
+	grep -q "e2/fake/unpatched/bzImage is not the file its build wrote" "$tmp/err" &&
+	t_ok "a bzImage in OUT changed after its build: exit 1, one line naming it" ||
+	t_fail "swapped OUT bzImage" "rc=$rc" "$(cat "$tmp/err")"
+cp "$tmp/bz.good" "$tmp/e2/fake/unpatched/bzImage"
+# up to date, and the build record written again when result.json is gone
+rm "$tmp/e2/fake/result.json"
+build e2 unpatched && grep -q "kernel is up to date" "$tmp/err" && [ "$(rec e2 .build.unpatched.up_to_date)" = true ] &&
+	[ "$(rec e2 .base_commit)" = "$c" ] &&
+	t_ok "up to date with result.json moved away: the build record is written again from the build's own" ||
+	t_fail "up to date rewrites the record" "$(cat "$tmp/err")"
+# a digest list taken out of OUT: no proof, built (or served) again
+rm "$tmp/e2/fake/unpatched/sha256sums"
+build e2 unpatched && grep -q "no complete digest list" "$tmp/err" && hit &&
+	t_ok "a kernel in OUT without its digest list is not up to date: served again from the cache" ||
+	t_fail "no digest list in OUT" "$(cat "$tmp/err")"
 
 # KIT_BUILD_CACHE=0: neither served nor stored
 build f unpatched KIT_BUILD_CACHE=0 && built && ! hit && ! grep -q "stored in the build cache" "$tmp/err" &&

@@ -98,6 +98,36 @@ t_check "two boots recorded, noexec32=off the second" jq -e \
 	'(.boots | length) == 2 and (.inputs.cmdlines[1] | test("noexec32=off"))' "$o/boot.json"
 t_check "both clean: failed_tests empty" jq -e '.failed_tests == [] and .tests.failed == 0' "$o/boot.json"
 
+# The kernel a verdict is about (issue 22): with the build's digest list
+# (KIT_IMAGE_DIGESTS) an image that is not the one named there never boots
+# (exit 1, one line naming it), nor one the list does not name; with the
+# branch's release (KIT_RELEASE) a boot whose banner names another release
+# is INCONCLUSIVE, every fix too, though its tests passed.
+echo 'the kernel its build made' >"$tmp/bz-built"
+(cd "$tmp" && sha256sum bz-built | sed 's/bz-built$/bzImage/' >"$tmp/digests")
+echo 'another kernel, copied over it' >"$tmp/bz-swapped"
+out=$(FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" KIT_IMAGE_DIGESTS="$tmp/digests" \
+	sh "$root/testvm/verify-kernel.sh" "$tmp/bz-swapped" "$tmp/bind" 2>&1); rc=$?
+t_check "an image that is not the one its build recorded: exit 1, one line naming it, nothing booted" sh -c "
+	test $rc = 1 && test $(printf '%s\n' "$out" | wc -l) = 1 &&
+	printf '%s' '$out' | grep -q 'bz-swapped is not the kernel its build made' && test ! -e '$tmp/bind/boot.json'"
+sed '/ bzImage$/d' "$tmp/digests" >"$tmp/digests-short"
+out=$(FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" KIT_IMAGE_DIGESTS="$tmp/digests-short" \
+	sh "$root/testvm/verify-kernel.sh" "$tmp/bz-built" "$tmp/bind" 2>&1); rc=$?
+t_check "a digest list without the bzImage line: exit 1, nothing booted" sh -c "
+	test $rc = 1 && printf '%s' '$out' | grep -q 'names no digest of bzImage' && test ! -e '$tmp/bind/boot.json'"
+FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" KIT_IMAGE_DIGESTS="$tmp/digests" \
+	KIT_RELEASE=2.6.26 sh "$root/testvm/verify-kernel.sh" "$tmp/bz-built" "$tmp/bind" >"$tmp/bind.line" 2>&1
+t_check "the recorded image, but its banner says 6.1.192 and the branch is 2.6.26: INCONCLUSIVE, each fix too" sh -c "
+	grep -q \"^INCONCLUSIVE .*Linux version 6.1.192' (boot-1.log), but the branch is 2.6.26\" '$tmp/bind.line' &&
+	jq -e '[.fixes[].verdict] | length > 0 and all(. == \"INCONCLUSIVE\")' '$tmp/bind/boot.json' >/dev/null"
+line=$(FAKE_MODE=exit FAKE_LOG="$fx/survived-debian-6.1.log" TESTVM_OUT="$tmp/tv" KIT_IMAGE_DIGESTS="$tmp/digests" \
+	KIT_RELEASE=6.1 sh "$root/testvm/verify-kernel.sh" "$tmp/bz-built" "$tmp/bind" 2>&1)
+t_check "the same boot held to 6.1 (its release, 6.1.192): SURVIVED" sh -c "printf '%s' '$line' | grep -q '^SURVIVED '"
+line=$(FAKE_MODE=exit FAKE_LOG="$fx/vulnerable-v2.6.32-noexec32-off-state.log" TESTVM_OUT="$tmp/tv" KIT_BOOTS=default \
+	KIT_RELEASE=2.6.3 sh "$root/testvm/verify-kernel.sh" "$tmp/bz-built" "$tmp/bind" 2>&1)
+t_check "release 2.6.32 is not release 2.6.3 (a prefix must end at a non-digit)" sh -c "printf '%s' '$line' | grep -q '^INCONCLUSIVE '"
+
 # Merging two boots (testvm/README.md "Verdicts"): VULNERABLE over
 # INCONCLUSIVE over REGRESSED over SURVIVED; failing tests of every boot.
 merge() { # merge <log of boot 1> <log of boot 2>: the one line

@@ -28,9 +28,9 @@ cp "$root/scripts/lib.sh" "$root/scripts/mutants.sh" "$root/scripts/gate.sh" "$k
 # the first cases: a kit of one fix (A-H, CVE-2010-0307; its series without I), as the old logs are
 cat >"$k/scripts/build.sh" <<'B'
 #!/bin/sh
-# stand-in build: build.sh <kind> <branch>
+# stand-in build: build.sh <kind> <branch>, with its digest list
 [ -z "${FAKE_BUILD_RC:-}" ] || exit "$FAKE_BUILD_RC"
-mkdir -p "$OUT/$2/$1" && : >"$OUT/$2/$1/bzImage"
+mkdir -p "$OUT/$2/$1" && : >"$OUT/$2/$1/bzImage" && (cd "$OUT/$2/$1" && sha256sum bzImage >sha256sums)
 B
 # stand-in verifier: the real one, its QEMU replaying MUTANT_LOG_<letter>
 cat >"$k/testvm/verify-kernel.sh" <<'V'
@@ -48,7 +48,9 @@ cat >"$tmp/qemu" <<'Q'
 #!/bin/sh
 [ "${1-}" = --version ] && { echo "QEMU emulator version 0.0-fake"; exit 0; }
 while [ $# -gt 0 ]; do case $1 in -serial) serial=${2#file:}; shift ;; esac; shift; done
-tail -n +2 "$FAKE_LOG" >"$serial"
+# the replayed logs stand for kernels of the branch mutants.sh builds
+# (KIT_RELEASE): some were recorded on 6.1
+tail -n +2 "$FAKE_LOG" | sed "s/Linux version [^ ]*/Linux version $KIT_RELEASE/" >"$serial"
 Q
 chmod +x "$tmp/qemu"
 (cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) ||

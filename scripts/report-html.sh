@@ -293,6 +293,10 @@ render() {
 tmp=$(mktemp "${TMPDIR:-/tmp}/report-html.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 render >"$tmp"
+# both copies or neither (a read-only OUT must not leave a new page here)
+for d in "$dst" "$OUT/report.html"; do
+	[ -w "$(dirname "$d")" ] || die 1 "cannot write to $(dirname "$d") (for ${d##*/}); nothing replaced"
+done
 atomic_install "$tmp" "$dst"
 [ "$dst" -ef "$OUT/report.html" ] || atomic_install "$tmp" "$OUT/report.html"
 # a page to hand on: readable by all, as a web server or a colleague needs

@@ -219,9 +219,16 @@ render() {
 tmp=$(mktemp "${TMPDIR:-/tmp}/report.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 render >"$tmp"
+# Every output or none: each folder written to must take a new file before
+# the first is replaced (a read-only OUT once left a new results.html
+# beside the old results.md)
+html=${REPORT_HTML:-${dst%.md}.html}
+for d in "$dst" "$html" "$OUT/report.html"; do
+	[ -w "$(dirname "$d")" ] || die 1 "cannot write to $(dirname "$d") (for ${d##*/}); nothing replaced: $dst, $html and $OUT/report.html are as they were"
+done
 # the same run as one HTML page beside it (and in OUT): scripts/report-html.sh;
 # its refusal keeps this report as it was too
-REPORT_HTML=${REPORT_HTML:-${dst%.md}.html} sh "$KIT_ROOT/scripts/report-html.sh"
+REPORT_HTML=$html sh "$KIT_ROOT/scripts/report-html.sh"
 atomic_install "$tmp" "$dst"
 echo "report: wrote ${dst#"$KIT_ROOT"/}" >&2
 # The fix records (OSV JSON, cip-kernel-sec YAML) from the same result

@@ -75,6 +75,17 @@ if [ -n "$TREE" ]; then src=$(cd "$TREE" && pwd)
 else src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?; fi
 out_root
 mkdir -p "$OUT/$NAME"
+# One run per OUT/<name> at a time: a second `make verify` of the same
+# name waits for the first, says so, and then finds its kernels and boots
+# up to date.  (Two runs at once removed each other's gate, manifest and
+# boot lines.)  The lock is the run's own, apart from the build lock.
+if command -v flock >/dev/null 2>&1; then
+	exec 8>>"$OUT/$NAME/.verify.lock" || die 1 "cannot open $OUT/$NAME/.verify.lock"
+	if ! flock -n 8; then
+		progress "$NAME" wait "another make verify of $NAME into $OUT is running; waiting for it, then reusing its kernels and boots"
+		flock 8 || die 1 "cannot lock $OUT/$NAME/.verify.lock"
+	fi
+fi
 # An earlier run's gate must not outlive this one, whatever stops it.
 rm -f "$OUT/$NAME/gate.json" "$OUT/$NAME/manifest.json"
 result_update "$result" 'del(.gate) | del(.boots)'

@@ -92,6 +92,7 @@ printf '%s\n' $f | jq -R -s --arg v "$v" '{verdict: $v, signature: "sig \($v)", 
   tests: {passed: 9, failed: 0, skipped: 0}, failed_tests: [], inputs: {},
   fixes: (split("\n") | map(select(. != "") | split("=") | {key: .[0], value: {verdict: .[1], signature: "\(.[0]) \(.[1])"}}) | from_entries)}' \
 	>"$2/boot.json"
+[ -z "${FAKE_SLEEP:-}" ] || sleep "$FAKE_SLEEP"
 echo "$v (stand-in)"
 V
 (cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm t) ||
@@ -123,6 +124,17 @@ verify BRANCH=v2.6.32 VERIFY_KINDS=unpatched
 	jq -e '.gate.status == "fail"' "$t/out/v2.6.32/result.json" >/dev/null &&
 	t_ok "VERIFY_KINDS=unpatched and no patched boot: the gate fails (exit 1), naming the patched kernel not booted" ||
 	t_fail "no patched boot fails the gate" "rc=$rc" "$out"
+# two verifies of one branch into one OUT at once: the second waits for
+# the first and says so; both exit 0 with the gate passed
+( verify BRANCH=v2.6.32 FAKE_SLEEP=2 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+  printf '%s\n' "$rc" "$out" >"$t/race-a" ) &
+sleep 1
+verify BRANCH=v2.6.32 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+wait
+[ $rc -eq 0 ] && [ "$(head -1 "$t/race-a")" = 0 ] && [ "$(g .status v2.6.32)" = pass ] &&
+	printf '%s' "$out" | grep -q 'another make verify of v2.6.32 into .* is running; waiting for it' &&
+	t_ok "two verifies of one branch into one OUT: the second waits and says so, both exit 0, the gate passes" ||
+	t_fail "two verifies at once" "rc=$rc" "$out" "first: $(cat "$t/race-a")"
 # a boot record from an earlier run is no boot of this one
 verify BRANCH=v2.6.32 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv" FAKE_PLAN=full
 cp "$t/out/v2.6.32/manifest.json" "$t/m" && sleep 1 && cp "$t/m" "$t/out/v2.6.32/manifest.json"

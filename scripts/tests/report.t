@@ -23,6 +23,15 @@ grep -q 'v2.6.32: 2026-12-04T10:00:00Z, kit abc1234' "$t/r.md" && t_ok "the repo
 	t_fail "when/where of the verdicts"
 
 cp "$t/r.md" "$t/r.good"
+# one of the outputs cannot be written (its folder is gone, or read-only
+# for a user other than root): nothing is replaced, neither the page nor
+# the report
+cp "$t/r.html" "$t/r.html.good"
+out=$(OUT=$t/out REPORT=$t/r.md REPORT_HTML=$t/gone/r.html sh scripts/report.sh 2>&1); rc=$?
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "cannot write to $t/gone (for r.html); nothing replaced" &&
+	cmp -s "$t/r.md" "$t/r.good" && cmp -s "$t/r.html" "$t/r.html.good" && cmp -s "$t/out/report.html" "$t/r.html.good" &&
+	t_ok "an output that cannot be written: exit 1, the report, its page and OUT's copy as they were" ||
+	t_fail "every output or none" "rc=$rc $out"
 head -c 150 "$t/out/v2.6.32/result.json" >"$t/trunc"; mv "$t/trunc" "$t/out/v2.6.32/result.json"
 out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
 [ $rc -eq 1 ] && printf '%s' "$out" | grep -q "v2.6.32/result.json is not a readable result file" && cmp -s "$t/r.md" "$t/r.good" &&

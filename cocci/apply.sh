@@ -83,14 +83,71 @@ echo "apply.sh: $name: spatch $ver (OCaml $ocaml), rule requires $requires" >&2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cocci-apply.XXXXXX") || die 1 "cannot create a temporary directory"
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 
+# The spatch cache: one spatch run is a function of spatch itself, its
+# arguments and the bytes of every file they name (the rule, the macro
+# file, the inputs: --no-includes reads nothing else), so its output and
+# the files it rewrote are kept in KIT_CACHE/spatch/<key>/ and a run with
+# the same key is not run again.  An entry is written once (one rename),
+# checked against its own sha256sums before it is served, and removed when
+# it does not match; a failed run is never stored.  KIT_SPATCH_CACHE=0
+# runs every time.  What each run was is counted on stderr at the end.
+spatch_cache=${KIT_SPATCH_CACHE_DIR:-$KIT_CACHE/spatch}
+spatch_id=$(spatch --version 2>/dev/null | sha256sum | cut -d' ' -f1)
+hits=0 runs=0
+# spatch_key <dir> <args...>: the key of one run
+spatch_key() {
+	_kd=$1; shift
+	{
+		echo "spatch-run 1 $spatch_id"
+		# shellcheck disable=SC2086
+		for _a in --very-quiet $opts "$@"; do
+			printf 'arg %s\n' "$_a"
+			if [ -f "$_kd/$_a" ]; then cat "$_kd/$_a"; printf '\nend %s\n' "$_a"
+			elif [ -f "$_a" ]; then cat "$_a"; printf '\nend %s\n' "$_a"; fi
+		done
+	} | sha256sum | cut -d' ' -f1
+}
 spatch_run() {
-	# spatch_run <dir> <spatch args...>: run in <dir>, keep stderr for errors
+	# spatch_run <dir> <spatch args...>: run in <dir> (or served from the
+	# cache), stdout as spatch's; keep stderr for errors
 	_d=$1; shift
+	_key= _e=
+	if [ "${KIT_SPATCH_CACHE:-1}" = 1 ]; then
+		_key=$(spatch_key "$_d" "$@") _e=$spatch_cache/$_key
+		if [ -r "$_e/sha256sums" ]; then
+			if (cd "$_e" && sha256sum -c --quiet sha256sums) >/dev/null 2>&1; then
+				for _a; do
+					[ ! -f "$_e/files/$_a" ] || cp "$_e/files/$_a" "$_d/$_a" || die 1 "$name: cannot copy $_a from the spatch cache"
+				done
+				cat "$_e/stdout"
+				hits=$((hits + 1))
+				return 0
+			fi
+			echo "apply.sh: warning: the spatch cache entry $_e does not match its checksums; removing it and running spatch" >&2
+			chmod -R u+w "$_e" 2>/dev/null; rm -rf "$_e"
+		fi
+	fi
+	runs=$((runs + 1))
 	# shellcheck disable=SC2086
-	if ! (cd "$_d" && spatch --very-quiet $opts "$@") 2>"$tmp/spatch.err"; then
+	if ! (cd "$_d" && spatch --very-quiet $opts "$@") >"$tmp/spatch.out" 2>"$tmp/spatch.err"; then
 		die 1 "$name: spatch failed: $(grep -v '^warning' "$tmp/spatch.err" | tail -1)"
 	fi
+	cat "$tmp/spatch.out"
+	[ -n "$_key" ] || return 0
+	# store: the output and every input file as the run left it
+	_t=$spatch_cache/.tmp.$_key.$$
+	rm -rf "$_t"
+	if mkdir -p "$_t/files" && cp "$tmp/spatch.out" "$_t/stdout" && (
+		for _a; do
+			[ -f "$_d/$_a" ] || continue
+			mkdir -p "$_t/files/$(dirname "$_a")" && cp "$_d/$_a" "$_t/files/$_a" || exit 1
+		done
+		cd "$_t" && find . -type f ! -name sha256sums | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum >sha256sums
+	) && mv -T "$_t" "$_e" 2>/dev/null; then :
+	else rm -rf "$_t"; fi
 }
+# at the end: how many spatch runs were served from the cache
+trap 'rm -rf "$tmp"; [ $((hits + runs)) -eq 0 ] || echo "apply.sh: $name: spatch runs: $runs run, $hits from the cache ($spatch_cache)" >&2' EXIT
 
 # funcs <dir> <file>: "name<TAB>site|fixed|-" for every function definition
 # of <file>, in file order (kernel style: header at column 0, body from "{"

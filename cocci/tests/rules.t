@@ -14,6 +14,9 @@ set -u
 root=$(pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cocci-rules.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# apply.sh's spatch cache: the test's own, never the user's (its trees are
+# made here and thrown away)
+KIT_SPATCH_CACHE_DIR=$tmp/spatch-cache; export KIT_SPATCH_CACHE_DIR
 
 if ! command -v spatch >/dev/null 2>&1; then
 	t_skip "coccinelle rules" "spatch is not installed (apt-get install coccinelle)"
@@ -84,8 +87,20 @@ sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1" 2>"$tmp/e1"; rc=$?
 t_check "apply.sh: two sites changed on a two-loader tree" sh -c "[ $rc -eq 0 ] && grep -q '2 sites changed' '$tmp/e1'"
 t_check "apply.sh: diff paths are a/ b/ relative to the tree" sh -c "grep -qx -- '--- a/fs/binfmt_flat.c' '$tmp/d1' && grep -qx -- '+++ b/fs/binfmt_som.c' '$tmp/d1'"
 t_check "apply.sh: spatch version recorded on stderr" grep -q "spatch $ver" "$tmp/e1"
-sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1b" 2>/dev/null
+sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1b" 2>"$tmp/e1b"
 t_check "apply.sh: output is byte-reproducible" cmp "$tmp/d1" "$tmp/d1b"
+# the second run of the same rule on the same files: every spatch run
+# served from the cache (said), the same diff; a damaged entry is said,
+# removed and run again, the same diff
+t_check "apply.sh: the first run ran spatch and stored it, the second took each run from the cache" sh -c "
+	grep -q 'spatch runs: [1-9][0-9]* run, 0 from the cache' '$tmp/e1' && grep -q 'spatch runs: 0 run, [1-9][0-9]* from the cache' '$tmp/e1b'"
+for e in "$KIT_SPATCH_CACHE_DIR"/*/stdout; do echo 'damaged' >>"$e"; break; done
+sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1c" 2>"$tmp/e1c"
+t_check "apply.sh: a damaged spatch cache entry is said, removed and run again; the same diff" sh -c "
+	grep -q 'spatch cache entry .* does not match its checksums' '$tmp/e1c' && grep -q 'spatch runs: 1 run' '$tmp/e1c' && cmp -s '$tmp/d1' '$tmp/d1c'"
+KIT_SPATCH_CACHE=0 sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d1d" 2>"$tmp/e1d"
+t_check "apply.sh: KIT_SPATCH_CACHE=0 runs spatch every time; the same diff" sh -c "
+	grep -q 'spatch runs: [1-9][0-9]* run, 0 from the cache' '$tmp/e1d' && cmp -s '$tmp/d1' '$tmp/d1d'"
 (cd "$tmp/t1" && patch -s -p1 <"$tmp/d1")
 sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d2" 2>"$tmp/e2"; rc=$?
 t_check "apply.sh: fixed tree gives no diff and says already fixed" sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/d2' ] && grep -q 'already fixed' '$tmp/e2'"

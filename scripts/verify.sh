@@ -24,6 +24,11 @@
 # verdict); 2 bad input; 3 the source cannot be reached (SKIP).
 set -eu
 . "$(dirname "$0")/lib.sh"
+# Ctrl-C or SIGTERM ends the whole run: the boots run in the background,
+# where sh starts them with SIGINT ignored, so QEMU and the kernel make
+# would outlive us.  SIGTERM to the process group reaches every one (boot.sh
+# then stops its emulator); this shell ignores it and exits 130.
+trap 'trap "" TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 BRANCH=${1:-${BRANCH:-}}
 TREE=${TREE:-}
 check_inputs NAME BRANCH

@@ -92,6 +92,7 @@ printf '%s\n' $f | jq -R -s --arg v "$v" '{verdict: $v, signature: "sig \($v)", 
   tests: {passed: 9, failed: 0, skipped: 0}, failed_tests: [], inputs: {},
   fixes: (split("\n") | map(select(. != "") | split("=") | {key: .[0], value: {verdict: .[1], signature: "\(.[0]) \(.[1])"}}) | from_entries)}' \
 	>"$2/boot.json"
+[ -z "${FAKE_PID:-}" ] || echo $$ >"$FAKE_PID"
 [ -z "${FAKE_SLEEP:-}" ] || sleep "$FAKE_SLEEP"
 echo "$v (stand-in)"
 V
@@ -135,6 +136,25 @@ wait
 	printf '%s' "$out" | grep -q 'another make verify of v2.6.32 into .* is running; waiting for it' &&
 	t_ok "two verifies of one branch into one OUT: the second waits and says so, both exit 0, the gate passes" ||
 	t_fail "two verifies at once" "rc=$rc" "$out" "first: $(cat "$t/race-a")"
+# Ctrl-C: SIGINT to the run's process group (as a terminal sends it) ends
+# it, the boots in the background included (they start with SIGINT
+# ignored): no stand-in VM is left two seconds later
+rm -f "$t/vm.pid"
+# (a job started with & has SIGINT ignored, which a shell cannot undo:
+# perl gives the run the default disposition a terminal's would have)
+( cd "$t" && exec setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' env KIT_ROOT="$k" KIT_CONFIG=/nonexistent KIT_CACHE="$t/cache" OUT="$t/out" KIT_LOCK="$t/lock" \
+	BRANCH=v2.6.32 FAKE_SLEEP=60 FAKE_PID="$t/vm.pid" FAKE_unpatched=VULNERABLE FAKE_unpatched_FIXES="$both_vuln" \
+	FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv" sh "$k/scripts/verify.sh" >"$t/int.out" 2>&1 ) &
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$t/vm.pid" ] && break; sleep 0.5; done
+vm=$(cat "$t/vm.pid" 2>/dev/null)
+pg=$(ps -o pgid= -p "$vm" 2>/dev/null | tr -d ' ')
+[ -n "$pg" ] && kill -INT "-$pg"
+sleep 2
+if [ -z "$pg" ]; then t_fail "Ctrl-C ends the run" "the stand-in VM never started: $(cat "$t/int.out")"
+elif kill -0 "$vm" 2>/dev/null || [ -n "$(ps -o pid= -g "$pg" 2>/dev/null)" ]; then
+	t_fail "Ctrl-C ends the run" "left running: $(ps -o pid,args -g "$pg")" "$(cat "$t/int.out")"; kill -KILL "-$pg" 2>/dev/null
+else t_ok "Ctrl-C (SIGINT to the process group) during a boot: nothing of the run is left two seconds later"; fi
+wait
 # a boot record from an earlier run is no boot of this one
 verify BRANCH=v2.6.32 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv" FAKE_PLAN=full
 cp "$t/out/v2.6.32/manifest.json" "$t/m" && sleep 1 && cp "$t/m" "$t/out/v2.6.32/manifest.json"

@@ -196,7 +196,7 @@ slugify() {
 	# the subject without its "area: " prefixes, lower case, at most 40
 	printf '%s' "$1" | sed 's/^\([A-Za-z0-9_./, -]*: \)*//' | tr 'A-Z' 'a-z' |
 		sed 's/[^a-z0-9_]\{1,\}/-/g; s/^-//; s/-$//' |
-		awk '{ s = $0; if (length(s) > 40) { s = substr(s, 1, 40); sub(/-[^-]*$/, "", s) } print s }'
+		awk '{ s = $0; if (length(s) > 40) { c = substr(s, 41, 1); s = substr(s, 1, 40); if (c != "-") sub(/-[^-]*$/, "", s) } print s }'
 }
 
 # kit architecture names of a path (arch/<a>/, include/asm-<a>/)
@@ -328,9 +328,9 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 			printf '%s\t%s\n' "$p" "$q" >>"$bw/map"
 			[ "$q" = "$p" ] || say "$b" "$p is $q in this release"
 		done <"$work/files.$i"
-		awk -F'\t' 'NR == FNR { m[$1] = $2; next }
+		awk 'NR == FNR { split($0, f, "\t"); m[f[1]] = f[2]; next }
 			/^diff --git / { next }
-			/^(--- a|\+\+\+ b)\// { p = substr($2, 3); if (p in m) $0 = substr($0, 1, 4) substr($2, 1, 2) m[p] }
+			/^(--- a|\+\+\+ b)\// { p = substr($0, 7); if (p in m) $0 = substr($0, 1, 6) m[p] }
 			{ print }' "$bw/map" "$work/d.$i" >"$bw/diff"
 		# the files of this diff and of the earlier patches that touch
 		# them (to a fixpoint), from the release
@@ -386,7 +386,7 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 			: >"$bw/hunk"
 			while IFS='	' read -r p q; do
 				drc=0
-				(cd "$bw" && diff -uN --label "a/$q" --label "b/$q" "base/$q" "work/$q") >>"$bw/hunk" || drc=$?
+				(cd "$bw" && diff -upN --label "a/$q" --label "b/$q" "base/$q" "work/$q") >>"$bw/hunk" || drc=$?
 				[ $drc -le 1 ] || die 1 "diff failed on $q ($b)"
 			done <"$bw/map"
 			if [ ! -s "$bw/hunk" ]; then
@@ -439,7 +439,10 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 			on && /^-/ { print "-" substr($0, 2) }' "$work/d.$i" |
 		sed 's/^\([+-]\)[[:space:]]*/\1/; s/[[:space:]]*$//' |
 		awk 'length($0) >= 9 && /[A-Za-z_][A-Za-z0-9_][A-Za-z0-9_]/ && !/^.(\/\*|\*|\/\/)/' >"$work/cand.$i"
-		{ grep '^+' "$work/cand.$i" || :; grep '^-' "$work/cand.$i" || :; } >"$work/cand.o"
+		# added lines first, and of each those that call or define
+		# something (a '(') before the others
+		{ grep '^+.*(' "$work/cand.$i" || :; grep '^+' "$work/cand.$i" | grep -v '(' || :
+		  grep '^-.*(' "$work/cand.$i" || :; grep '^-' "$work/cand.$i" | grep -v '(' || :; } >"$work/cand.o"
 		# removed lines that come back (moved) say nothing
 		sed -n 's/^+//p' "$work/cand.$i" | sort -u >"$work/plus"
 		sed -n 's/^-//p' "$work/cand.$i" | sort -u >"$work/minus"
@@ -501,8 +504,9 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 		echo "Pick-why: TODO: one line, why a pick carries it"
 		echo
 		echo "TODO: our own words.  DRAFT made by make new-fix from $(printf '%.12s' "$sc") in"
-		echo "the kernel source ($how).  Say what the change does and why it is"
-		echo "needed, in the kit's words: this text goes into every branch's patch."
+		echo "the kernel source, found as: $how."
+		echo "Say what the change does and why it is needed, in the kit's words:"
+		echo "this text goes into every branch's patch."
 		echo "Do not copy upstream's changelog here.  Check the DETECT lines and each"
 		echo "hunks/<branch>.diff; say how a branch's hunk differs from upstream in"
 		echo "notes/<branch> ([ adapted: ... ] lines)."
@@ -543,7 +547,7 @@ cat >"$fx/guest/$stem.c" <<EOF
  * $stem.c - $CVE guest test: a DRAFT made by make new-fix, not built.
  * The FIX file has no Guest: line yet, so the kit's guest does not build
  * or run this program.  Write the tests (testvm/README.md, "Fix
- * programs"; the other fixes' guest/*.c are examples), then add
+ * programs"; the other fixes' guest programs are examples), then add
  *	Guest: $stem.c <32|64> <tests> <tests per reproducer run>
  * to FIX.  Until then it prints its plan and one test that is not written.
  */
@@ -624,7 +628,7 @@ rel=${dst#"$KIT_ROOT"/}
 
 # --- 6. what is left to do -------------------------------------------------------------
 
-echo "drafted $rel ($(printf '%s\n' $letters | paste -sd' ' -): $(cut -d' ' -f2 "$work/changes" | paste -sd' ' -))"
+echo "drafted $rel: $(cut -d' ' -f2 "$work/changes" | paste -sd' ' -)"
 echo "per branch:"
 for b in $branches; do
 	awk -F'\t' -v b="$b" '$1 == b { printf "  %-8s %s: %s\n", b, $2, $3 }' "$todo"

@@ -117,6 +117,22 @@ case " $(kenv sh "$k/scripts/mutants.sh" --list 2>&1) " in *" L "*) t_ok "mutant
 kenv sh "$k/scripts/pick.sh" --rules 2>&1 | grep -q '^L	x86_64' && t_ok "pick.sh --rules reads L's Arches:" || t_fail "pick.sh --rules reads L"
 t_check "order-rule.sh passes the drafted id" kenv sh "$k/scripts/order-rule.sh" $up
 
+# way 3: an id the source has neither as itself nor named: the commits
+# that name the CVE, one here, are taken (OUT_FIXES: written elsewhere)
+mkdir "$tmp/fixes3"
+o=$(kenv env CVE=$cve UPSTREAM=1234567890abcdef1234567890abcdef12345678 OUT_FIXES="$tmp/fixes3" \
+	sh "$k/scripts/new-fix.sh" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 0 ] && printf '%s\n' "$o" | grep -q "1234567890ab is 72162ded8b52 in the source: a commit whose message names $cve" &&
+	grep -qx 'Upstream: 1234567890abcdef1234567890abcdef12345678' "$tmp/fixes3/$cve/FIX" &&
+	t_ok "an id the source does not name: found by the commit naming $cve, the given upstream id kept (OUT_FIXES= elsewhere)" ||
+	t_fail "found by the CVE id" "rc=$rc" "$(printf '%s\n' "$o" | head -3)"
+mkdir -p "$tmp/fixes3/x"
+o=$(kenv env CVE=$cve "UPSTREAM=1234567890abcdef1234567890abcdef12345678 2234567890abcdef1234567890abcdef12345678" \
+	OUT_FIXES="$tmp/fixes3/x" sh "$k/scripts/new-fix.sh" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && printf '%s\n' "$o" | tail -1 | grep -q 'FROM_SOURCE=' && [ -z "$(ls -A "$tmp/fixes3/x")" ] &&
+	t_ok "two ids and one commit naming the CVE: it stops (exit 2), lists the commit and asks for FROM_SOURCE=, nothing made" ||
+	t_fail "two ids, one commit naming the CVE" "rc=$rc" "$o"
+
 # bad input: exit 2, one line, nothing made
 one() { # one NAME PATTERN VAR=value...: exit 2, one line matching
 	_n=$1 _p=$2; shift 2

@@ -111,7 +111,7 @@ names_re() {
 i=0
 for id in $ids; do
 	i=$((i + 1))
-	up=$id sc= how=
+	up=$id sc='' how=''
 	if [ -n "$FROM_SOURCE" ]; then
 		s=$(printf '%s\n' $FROM_SOURCE | sed -n "${i}p")
 		sc=$(src rev-parse -q --verify "$s^{commit}" 2>/dev/null) ||
@@ -123,7 +123,7 @@ for id in $ids; do
 		p12=$(printf '%.12s' "$id")
 		src log --all -F --grep="$p12" --reverse --format=%H >"$work/cand" ||
 			die 1 "git log in $KERNEL_GIT failed"
-		strict= loose=
+		strict='' loose=''
 		while read -r c; do
 			src show -s --format=%B "$c" >"$work/msg"
 			if [ -z "$strict" ] && grep -Eq "$(names_re "$p12")" "$work/msg"; then strict=$c; break; fi
@@ -135,7 +135,7 @@ for id in $ids; do
 		if [ -n "$sc" ]; then
 			src show -s --format=%B "$sc" >"$work/msg"
 			# the full id, when the message spells it out
-			f=$(grep -o "$p12[0-9a-f]*" "$work/msg" | awk 'length($0) == 40 { print; exit }')
+			f=$(grep -o "${p12}[0-9a-f]*" "$work/msg" | awk 'length($0) == 40 { print; exit }')
 			[ -z "$f" ] || up=$f
 		fi
 	fi
@@ -265,7 +265,6 @@ todo=$work/todo
 : >"$todo"
 arches=
 credits=
-reporters=
 i=0
 for id in $ids; do
 	i=$((i + 1))
@@ -446,7 +445,7 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 		# removed lines that come back (moved) say nothing
 		sed -n 's/^+//p' "$work/cand.$i" | sort -u >"$work/plus"
 		sed -n 's/^-//p' "$work/cand.$i" | sort -u >"$work/minus"
-		pick= kind= checked=0
+		pick='' kind='' checked=0
 		while IFS= read -r l; do
 			t=${l#?}
 			if [ "${l%"$t"}" = + ]; then k=present; ! grep -qxF -- "$t" "$work/minus" || continue

@@ -19,7 +19,7 @@ kg=$(KIT_ROOT=$root sh -c '. scripts/lib.sh && source_configured && printf "%s\n
 if [ -z "$kg" ] || ! git -C "$kg" rev-parse --git-dir >/dev/null 2>&1; then
 	t_skip "make new-fix" "no local KERNEL_GIT configured (~/.config/stable-backport-kit/config)"; t_done; exit
 fi
-git -C "$kg" cat-file -e 72162ded8b52ed3237dbfc0b848f27b5cb2bf653^{commit} 2>/dev/null || {
+git -C "$kg" cat-file -e '72162ded8b52ed3237dbfc0b848f27b5cb2bf653^{commit}' 2>/dev/null || {
 	t_skip "make new-fix" "KERNEL_GIT=$kg does not carry 72162ded8b52 (the backport of c41d68a513c7 this test drafts from)"; t_done; exit; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/new-fix.XXXXXX") || exit 1
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -50,7 +50,7 @@ case $ch in L-*) t_ok "one change, the next free letter: $ch" ;; *) t_fail "one 
 c=$f/changes/$ch
 
 # hunks: each one applies to a copy of its release's files
-n=0 ok=0 bad= left=
+n=0 ok=0 bad='' left=''
 for b in v2.6.26 v2.6.27 v2.6.28 v2.6.29 v2.6.30 v2.6.31 v2.6.32; do
 	h=$c/hunks/$b.diff
 	[ -e "$h" ] || { left="$left $b"; continue; }
@@ -146,7 +146,7 @@ one "UPSTREAM empty: exit 2, one line" "UPSTREAM is empty" CVE=CVE-2010-9999 UPS
 one "UPSTREAM not hex: exit 2, one line" "is not a commit id" CVE=CVE-2010-9999 "UPSTREAM=$up xyz123"
 one "no KERNEL_GIT configured: exit 2, one line" "no KERNEL_GIT configured" CVE=CVE-2010-9999 UPSTREAM=$up KIT_CONFIG=/dev/null
 one "a second run refuses: the folder exists (exit 2, one line)" "already exists" CVE=$cve UPSTREAM=$up
-[ ! -e "$k/backports/fixes/CVE-2010-9999" ] && [ -z "$(ls -A "$k/backports/fixes" | grep '^\.')" ] &&
+[ ! -e "$k/backports/fixes/CVE-2010-9999" ] && [ -z "$(find "$k/backports/fixes" -mindepth 1 -maxdepth 1 -name '.*')" ] &&
 	t_ok "the refused runs left nothing (no folder, no hidden draft)" || t_fail "refused runs left nothing" "$(ls -A "$k/backports/fixes")"
 
 st=$(git -C "$k" status --porcelain --untracked-files=normal)

@@ -6,13 +6,13 @@ BRANCH ?=
 # OUT has no default here: given on the command line or in the environment
 # it reaches the scripts as it is; otherwise scripts/lib.sh takes the
 # config file's OUT, else ./out (a default here would hide the file's).
-export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING
+export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING CVE UPSTREAM FROM_SOURCE OUT_FIXES
 # Numbers the C way in every tool a target runs, whatever the user's locale
 # (awk writes "1,28" under de_DE, which jq refuses; scripts/lib.sh).
 export LC_ALL := C
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
+	series series-all new-fix mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
 
 help:
 	@echo 'Stable-branch backport kit: $(notdir $(patsubst %/FIX,%,$(wildcard backports/fixes/*/FIX))) on v2.6.26-v2.6.32'
@@ -31,6 +31,9 @@ help:
 	@echo '                           (TREE=<dir>: a series for that tree in $$(OUT)/<name>/tree-series/;'
 	@echo '                           SERIES_OUT=<dir>: written there instead of backports/b/)'
 	@echo '  make series-all          make series for every v2.6 branch'
+	@echo '  make new-fix CVE=<id> UPSTREAM="<id> ..."  draft backports/fixes/<CVE>/ from the commits'
+	@echo '                           as KERNEL_GIT carries them: FIX, changes with hunks where they'
+	@echo '                           apply, skeletons; prints what is left by hand (FROM_SOURCE=)'
 	@echo '  make mbox BRANCH=b       the series as mails git am takes, upstream changelog and chain (SIGNOFF=1 signs)'
 	@echo '  make mutants BRANCH=b    drop each patch in turn, and each whole fix; show which fix'"'"'s'
 	@echo '                           verdict catches it (MUTANTS="<letter> <fix> ...";'
@@ -115,6 +118,9 @@ series:
 
 mbox:
 	@sh scripts/mbox.sh
+
+new-fix:
+	@sh scripts/new-fix.sh
 
 series-all:
 	@for b in $(notdir $(basename $(wildcard branches/v*.conf))); do \

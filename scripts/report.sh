@@ -60,6 +60,13 @@ whence() {
 render() {
 	echo "# Results"
 	echo
+	# the sentence and the branch x fix matrix first (scripts/summary.sh)
+	if [ -n "$(find "$OUT" -mindepth 2 -maxdepth 2 -name gate.json 2>/dev/null | head -1)" ]; then
+		sh "$KIT_ROOT/scripts/summary.sh"
+	else
+		echo "**Summary:** no branch of this run has a gate record (\`make verify\` writes it): nothing was judged."
+	fi
+	echo
 	echo "Rendered by \`make report\` on $(date -u +%F) from the result files of one"
 	echo "run (\`<OUT>/<branch>/result.json\`); every figure comes from a run, not"
 	echo "from a hand, and no table is carried over from an earlier report."

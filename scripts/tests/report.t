@@ -17,6 +17,17 @@ cp "$t/r.md" "$t/r.before"
 out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
 [ $rc -eq 0 ] && grep -qF '| v2.6.32 | fail | VULNERABLE (VULNERABLE) | REGRESSED (SURVIVED) | CVE-2010-0307 not fixed; CVE-2010-3081 flaw present, not reachable; fix applied | patched: verdict REGRESSED, must be SURVIVED (failing: regress: aout argv) |' "$t/r.md" &&
 	t_ok "a good result file renders; the gate row is the gate record's, naming the failing test and each fix's status" || t_fail "good result renders" "rc=$rc $out" "$(grep v2.6.32 "$t/r.md" | head -3)"
+# the first thing under the title: one sentence and the branch x fix
+# matrix, from the gate record (scripts/summary.sh), the failed gate shown
+# as such
+[ "$(sed -n 3p "$t/r.md" | cut -c1-60)" = "**Summary:** CVE-2010-0307: NOT FIXED on 1; CVE-2010-3081: u" ] &&
+	sed -n 3p "$t/r.md" | grep -q 'gate passed on 0 of 1 branches\.$' &&
+	grep -q '^| v2.6.32 | \*\*FAIL\*\* | NOT FIXED | unreachable (flaw present, fix applied) |' "$t/r.md" &&
+	t_ok "the report opens with the summary sentence and the branch x fix matrix, from the gate record" ||
+	t_fail "summary first" "$(sed -n 1,8p "$t/r.md")"
+grep -q '<h1>Stable-branch backport kit: results</h1>' "$t/r.html" &&
+	sed -n '/<h1>/,$p' "$t/r.html" | sed -n 2p | grep -q '^<p class="summary"><b>Summary:</b> CVE-2010-0307: NOT FIXED on 1' &&
+	t_ok "the HTML page too: the summary is the first text after the title" || t_fail "HTML summary first" "$(grep -A2 '<h1>' "$t/r.html")"
 grep -q 'stale-row-from-old-report' "$t/r.md" && t_fail "nothing is carried over from the previous report" ||
 	t_ok "nothing is carried over from the previous report (mutants: not measured here)"
 grep -q 'v2.6.32: 2026-12-04T10:00:00Z, kit abc1234' "$t/r.md" && t_ok "the report says when and by which kit commit the verdicts were measured" ||

@@ -101,4 +101,102 @@ got=$(kenv PLAN_SERIES_DIR="$s" sh "$k/scripts/plan-series.sh" $b "$tmp/tree" "$
 	t_ok "plan-series.sh over the tree: Y and Z missing (the kit's own changes n/a), the toy series planned" ||
 	t_fail "plan-series.sh names Y and Z missing" "rc=$rc" "$got" "$(jq -c '[.status, (.changes[] | [.change, .state])]' "$out/$b/plan/plan.json" 2>&1)"
 
+# --- parse ------------------------------------------------------------------
+# the parser as make builds it in the copy: its fixes.h from the copy's
+# fix folders (testvm/Makefile's default FIXES), written outside the copy
+make -s -C "$k/testvm" OUT="$tmp/testvm" host >"$tmp/testvm.log" 2>&1 ||
+	{ t_fail "build the parser from the copy's fix folders" "$(tail -5 "$tmp/testvm.log")"; t_done; exit 1; }
+grep -q "{ \"$toy\", \"/bin/toy-64\", 3, 0, 0 }" "$tmp/testvm/fixes.h" &&
+	t_ok "the copy's fixes.h lists the toy fix from its Guest: line" || t_fail "fixes.h lists the toy fix" "$(grep '{ "' "$tmp/testvm/fixes.h")"
+# a serial log as the guest prints it (testvm/tests/toy-unreachable.log):
+# only the toy's program ran, its block planned 3 tests
+cat >"$tmp/survived.log" <<LOG
+Linux version 0.0.0-toy (made up for scripts/tests/toy-fix-outputs.t: no kernel printed it)
+KIT: init v3 runs=3 proc=ok
+TAP version 13
+1..3
+KIT: fix $toy plan 3
+KIT: fix $toy start
+KIT: run 1 $toy precond: the toy door exists
+ok 1 - $toy precond: the toy door exists
+KIT: run 2 $toy cve-state: the toy door is shut after a failed open
+ok 2 - $toy cve-state: the toy door is shut after a failed open
+KIT: run 3 $toy regress: a good open still opens
+ok 3 - $toy regress: a good open still opens
+# $toy done passed=3 failed=0 skipped=0
+KIT: fix $toy end status=0x0
+KIT: done programs=1 failed=0
+LOG
+sed 's/^ok 2 - /not ok 2 - /; s/passed=3 failed=0/passed=2 failed=1/' "$tmp/survived.log" >"$tmp/vulnerable.log"
+for v in survived vulnerable; do
+	"$tmp/testvm/parse" --runs 3 "$tmp/$v.log" >"$tmp/$v.json" 2>"$tmp/parse.err" ||
+		echo "parse exited $? on $v.log: $(cat "$tmp/parse.err")" >>"$tmp/parse.fail"
+done
+jq -e --arg f "$toy" '.fixes[$f] | .verdict == "SURVIVED" and .tests.planned == 3 and .tests.passed == 3' "$tmp/survived.json" >/dev/null &&
+	t_ok "parse: the toy's block, every test passed: $toy SURVIVED" ||
+	t_fail "parse: the toy's block SURVIVED" "$(cat "$tmp/parse.fail" 2>/dev/null)" "$(jq -c .fixes "$tmp/survived.json" 2>&1)"
+jq -e --arg f "$toy" '.fixes[$f] | .verdict == "VULNERABLE" and (.failed_tests == ["\($f) cve-state: the toy door is shut after a failed open"])' "$tmp/vulnerable.json" >/dev/null &&
+	t_ok "parse: its cve-state check failing: $toy VULNERABLE, the check named" ||
+	t_fail "parse: the toy's block VULNERABLE" "$(jq -c .fixes "$tmp/vulnerable.json" 2>&1)"
+
+# --- gate -------------------------------------------------------------------
+kenv sh "$k/scripts/gate.sh" manifest "$out/$b" $b >"$tmp/gate.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && jq -e --arg f "$toy" '.kinds.unpatched.fixes[$f].expected == "VULNERABLE" and .kinds.patched.fixes[$f].expected == "SURVIVED"
+  and .kinds.unpatched.expected == "VULNERABLE"' "$out/$b/manifest.json" >/dev/null &&
+	t_ok "gate.sh manifest from the plan: $toy must be VULNERABLE unpatched, SURVIVED patched" ||
+	t_fail "the manifest holds the toy fix" "rc=$rc" "$(cat "$tmp/gate.log")" "$(jq -c '.kinds | map_values(.fixes | map_values(.expected))' "$out/$b/manifest.json" 2>&1)"
+# boot DIR KIND TOY.JSON: DIR/KIND/verify/boot.json, as verify-kernel.sh
+# leaves it: the toy's entry the parser's, every other fix of the copy
+# SURVIVED (the plan has none of their changes missing), the kernel's
+# verdict the toy's
+boot() {
+	mkdir -p "$1/$2/verify" &&
+	jq --arg f "$toy" --arg all "$fixes" '.fixes[$f] as $t
+	  | {verdict: $t.verdict, signature: "\($f): \($t.signature)", seconds: 1.5, tests: $t.tests, failed_tests: $t.failed_tests,
+	     fixes: (reduce ($all | split("\n")[] | select(. != "")) as $x ({};
+	       .[$x] = {verdict: "SURVIVED", signature: "made up", tests: {planned: 1, passed: 1, failed: 0, skipped: 0}})
+	       | .[$f] = $t)}' "$3" >"$1/$2/verify/boot.json"
+}
+boot "$out/$b" unpatched "$tmp/vulnerable.json"
+boot "$out/$b" patched "$tmp/survived.json"
+kenv sh "$k/scripts/gate.sh" "$out/$b" >"$tmp/gate.log" 2>&1; rc=$?
+[ $rc -eq 0 ] && jq -e --arg f "$toy" '.status == "pass" and .fixes[$f].status == "fixed"
+  and .kernels.unpatched.fixes[$f].verdict == "VULNERABLE" and .kernels.patched.fixes[$f].verdict == "SURVIVED"' "$out/$b/gate.json" >/dev/null &&
+	t_ok "gate.sh: the gate passes, $toy fixed (unpatched VULNERABLE, patched SURVIVED)" ||
+	t_fail "the gate: the toy fix fixed" "rc=$rc" "$(cat "$tmp/gate.log")" "$(jq -c --arg f "$toy" '{status, reasons, f: .fixes[$f]}' "$out/$b/gate.json" 2>&1)"
+# the same run with the patched kernel left VULNERABLE by the toy
+bad=$tmp/bad/$b
+mkdir -p "$bad" && cp -R "$out/$b/plan" "$bad/" && cp "$out/$b/manifest.json" "$bad/"
+boot "$bad" unpatched "$tmp/vulnerable.json"
+boot "$bad" patched "$tmp/vulnerable.json"
+kenv sh "$k/scripts/gate.sh" "$bad" >"$tmp/gate.log" 2>&1; rc=$?
+[ $rc -eq 1 ] && jq -e --arg f "$toy" '.status == "fail" and .fixes[$f].status == "not fixed"
+  and (.reasons | index("patched: \($f) VULNERABLE, must be SURVIVED") != null)' "$bad/gate.json" >/dev/null &&
+	t_ok "gate.sh: a patched kernel the toy leaves VULNERABLE fails the gate (exit 1), the reason naming $toy" ||
+	t_fail "a patched VULNERABLE toy fails the gate" "rc=$rc" "$(jq -c '{status, reasons}' "$bad/gate.json" 2>&1)"
+
+# --- JUnit ------------------------------------------------------------------
+# junit GATE.JSON FILE: "<failures> <name>" of the toy's testcase in the
+# patched kernel's gate suite
+junit() {
+	sh "$k/testvm/junit.sh" $b "$2" "$1" 2>"$tmp/junit.err" &&
+		python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+for s in r.iter("testsuite"):
+    if s.get("name") == sys.argv[3] + " patched gate":
+        for c in s.iter("testcase"):
+            if sys.argv[2] in c.get("name"):
+                print(len(c.findall("failure")), c.get("name"))' "$2" "$toy" $b
+}
+if command -v python3 >/dev/null 2>&1; then
+	j=$(junit "$out/$b/gate.json" "$tmp/j.xml")
+	case $j in "0 "*"$toy"*) t_ok "junit.sh: the patched gate suite has a passing testcase for $toy ($j)" ;;
+	*) t_fail "junit.sh: a testcase for the toy fix" "$j" "$(cat "$tmp/junit.err")" ;; esac
+	j=$(junit "$bad/gate.json" "$tmp/jbad.xml")
+	case $j in "1 "*"$toy"*) t_ok "junit.sh: in the failed gate that testcase fails" ;;
+	*) t_fail "junit.sh: the toy's testcase fails in the failed gate" "$j" "$(cat "$tmp/junit.err")" ;; esac
+else
+	t_skip "junit.sh: a testcase for the toy fix" "python3 (the XML parser) is not installed"
+fi
+
 t_done

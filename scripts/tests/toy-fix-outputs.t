@@ -14,10 +14,12 @@
 #           read by plan-series.sh next: over the same tree it marks Y and
 #           Z missing (every change of the kit's own n/a: none of its
 #           files is there) and points the plan at that series.
-#   parse   testvm/parse.c, built from the copy's fix folders (make -C
-#           testvm host FIXES=), judges CVE-2099-0001 from its own
-#           "KIT: fix ... plan 3" block of a made-up serial log: SURVIVED,
-#           and VULNERABLE with its cve-state check failing.
+#   parse   testvm/parse.c, built in the copy (make -C testvm host: its
+#           fixes.h from the copy's fix folders, the toy's Guest: line
+#           among them), judges CVE-2099-0001 from its own "KIT: fix ...
+#           plan 3" block of a made-up serial log: SURVIVED, VULNERABLE
+#           with its cve-state check failing, and NOT-TESTED in a log
+#           without its block (it knows the fix from the folder).
 #   gate    gate.sh manifest from that plan holds CVE-2099-0001 to
 #           VULNERABLE unpatched and SURVIVED patched; boot records whose
 #           toy entries are the parser's verdicts (every other fix
@@ -138,6 +140,14 @@ jq -e --arg f "$toy" '.fixes[$f] | .verdict == "SURVIVED" and .tests.planned == 
 jq -e --arg f "$toy" '.fixes[$f] | .verdict == "VULNERABLE" and (.failed_tests == ["\($f) cve-state: the toy door is shut after a failed open"])' "$tmp/vulnerable.json" >/dev/null &&
 	t_ok "parse: its cve-state check failing: $toy VULNERABLE, the check named" ||
 	t_fail "parse: the toy's block VULNERABLE" "$(jq -c .fixes "$tmp/vulnerable.json" 2>&1)"
+# the parser knows the fix from the copy's folder, not from the log: an
+# image whose runner ran no program still gets a verdict for it, never
+# proven (a parser that did not know it would leave it out)
+{ sed -n 1,3p "$tmp/survived.log"; printf '1..0\nKIT: done programs=0 failed=0\n'; } >"$tmp/none.log"
+"$tmp/testvm/parse" --runs 3 "$tmp/none.log" >"$tmp/none.json" 2>&1
+jq -e --arg f "$toy" '.fixes[$f].verdict == "NOT-TESTED" and .verdict != "SURVIVED"' "$tmp/none.json" >/dev/null &&
+	t_ok "parse: a log without the toy's block: $toy NOT-TESTED, the boot not SURVIVED" ||
+	t_fail "parse: the toy fix is known without its block" "$(cat "$tmp/none.log")" "$(cat "$tmp/none.json")"
 
 # --- gate -------------------------------------------------------------------
 kenv sh "$k/scripts/gate.sh" manifest "$out/$b" $b >"$tmp/gate.log" 2>&1; rc=$?
@@ -199,4 +209,46 @@ else
 	t_skip "junit.sh: a testcase for the toy fix" "python3 (the XML parser) is not installed"
 fi
 
+# --- records ----------------------------------------------------------------
+# the run's result file as make verify leaves it: its boots the gate's
+# kernels, the series it verified the toy series above (by its sha256)
+digest=$(kenv sh -c '. "$KIT_ROOT/scripts/lib.sh" && series_digest "$1"' - "$s")
+jq --arg d "$digest" --arg sd "$s" '{branch, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
+  boots: (.kernels | map_values({verdict, expected, tests, signature, seconds})),
+  security: {status: "full series"},
+  provenance: {kit_commit: "abc1234", recorded_at: "2026-12-04T10:00:00Z", series_sha256: $d, series_dir: $sd, series_from: "plan",
+    gcc: "gcc (Debian 12.2.0-14) 12.2.0", binutils: "GNU ld (GNU Binutils for Debian) 2.40",
+    spatch: "spatch version 1.1.1 x", qemu: "QEMU emulator version 7.2.22 (Debian)"}}' \
+	"$out/$b/gate.json" >"$out/$b/result.json"
+if [ -z "$have_series" ]; then
+	t_skip "records.sh: the toy fix's records" "no series was made (see above)"
+elif [ ! -x /usr/bin/jsonschema ] || ! /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
+	t_skip "records.sh: the toy fix's records" "python3-jsonschema or python3-yaml is not installed (make deps): records.sh validates with them"
+else
+	kenv sh "$k/scripts/records.sh" >"$tmp/records.log" 2>&1; rc=$?
+	osv=$out/records/$toy.osv.json yml=$out/records/$toy.yml
+	[ $rc -eq 0 ] && [ -s "$yml" ] && jq -e --arg b $b --arg y $Y --arg z $Z '.id == "x_KIT-CVE-2099-0001" and .aliases == ["CVE-2099-0001"]
+	  and .affected[0].ranges[0].events == [{introduced: "0"}, {fixed: $y}]
+	  and (.affected[0].database_specific.kit_branches[$b] | .status == "fixed"
+	       and ([.series.patches[] | [.letter, .upstream, .role]] == [["Y", $y, "fix"], ["Z", $z, "related fix"]]))' "$osv" >/dev/null &&
+		grep -q "^  \"kit/$b\": \[\"$Y\", \"$Z\"\]\$" "$yml" &&
+		t_ok "records.sh writes $toy.osv.json and .yml (validated by records.sh), $b fixed by the series' Y and Z" ||
+		t_fail "records.sh: the toy fix's records" "rc=$rc" "$(tail -3 "$tmp/records.log")" "$(jq -c '.affected[0].database_specific.kit_branches' "$osv" 2>&1 | cut -c1-400)"
+fi
+
+# --- report -----------------------------------------------------------------
+kenv REPORT="$tmp/results.md" sh "$k/scripts/report.sh" >"$tmp/report.log" 2>&1; rc=$?
+sed -n 3p "$tmp/results.md" 2>/dev/null >"$tmp/summary"
+[ $rc -eq 0 ] && grep -q "^\*\*Summary:\*\* .*$toy: fixed and proven on 1;" "$tmp/summary" &&
+	grep -q "^| branch | gate | .*| $toy |\$" "$tmp/results.md" && grep -q "^| $b | pass | .* | fixed and proven |\$" "$tmp/results.md" &&
+	t_ok "report.sh: the summary sentence at the top names $toy fixed, and its matrix has a $toy column" ||
+	t_fail "report.sh: the summary names the toy fix" "rc=$rc" "$(tail -3 "$tmp/report.log")" "$(sed -n 3,7p "$tmp/results.md" 2>&1)"
+grep -q "^| $b | pass | .*$toy fixed" "$tmp/results.md" &&
+	t_ok "report.sh: the gate table's $b row names $toy fixed" ||
+	t_fail "report.sh: the gate table names the toy fix" "$(grep "^| $b |" "$tmp/results.md" 2>&1 | head -5)"
+
+# --- nothing else was edited ------------------------------------------------
+st=$(git -C "$k" status --porcelain --untracked-files=normal)
+[ "$st" = "?? backports/fixes/$toy/" ] && t_ok "git status in the copy: only the new folder (every output went to OUT or the series folder)" ||
+	t_fail "git status: only the new folder" "$st"
 t_done

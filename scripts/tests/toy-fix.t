@@ -5,7 +5,8 @@
 # pick.sh reads its rules, order-rule.sh enforces its Needs: and
 # Needs-for: lines, fix-state.sh judges its changes, and lib.sh
 # enumerates it.  `git status` in the copy shows only the new folder.
-# No kernel, no spatch: a few seconds.
+# No kernel, no spatch: a few seconds.  What a run makes of it (series,
+# parse, gate, JUnit, records, report): toy-fix-outputs.t.
 . ci/tap.sh
 for c in git make tar; do
 	command -v $c >/dev/null 2>&1 || { t_skip "a toy fix" "$c is not installed (make deps)"; t_done; exit; }

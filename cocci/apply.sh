@@ -92,7 +92,13 @@ trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 # it does not match; a failed run is never stored.  KIT_SPATCH_CACHE=0
 # runs every time.  What each run was is counted on stderr at the end.
 spatch_cache=${KIT_SPATCH_CACHE_DIR:-$KIT_CACHE/spatch}
-spatch_id=$(spatch --version 2>/dev/null | sha256sum | cut -d' ' -f1)
+# spatch itself: its version text, its binary, its standard.iso and
+# standard.h, and the python3 its rules' scripts run in
+spatch_id=$({
+	spatch --version 2>/dev/null
+	cat "$(command -v spatch)" /usr/lib/coccinelle/standard.iso /usr/lib/coccinelle/standard.h 2>/dev/null
+	python3 --version 2>&1
+} | sha256sum | cut -d' ' -f1)
 hits=0 runs=0
 # spatch_key <dir> <args...>: the key of one run
 spatch_key() {
@@ -128,6 +134,10 @@ spatch_run() {
 		fi
 	fi
 	runs=$((runs + 1))
+	# what a killed store left (its pid is the name's last part)
+	for _o in "$spatch_cache"/.tmp.*; do
+		[ -e "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null && rm -rf "$_o"
+	done
 	# shellcheck disable=SC2086
 	if ! (cd "$_d" && spatch --very-quiet $opts "$@") >"$tmp/spatch.out" 2>"$tmp/spatch.err"; then
 		die 1 "$name: spatch failed: $(grep -v '^warning' "$tmp/spatch.err" | tail -1)"

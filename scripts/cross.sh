@@ -70,6 +70,9 @@
 #   2 bad input, 3 the source cannot be reached
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 
 BRANCH=${1:-${BRANCH:-}}
 [ $# -gt 0 ] && shift

@@ -33,6 +33,9 @@
 # 2: bad input.  3: a remote KERNEL_GIT cannot be reached.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 
 # Stable-tree maintainers of the 2.6 era and since: the one sign-off the
 # stable process appends after upstream's chain (see upstream_strip).

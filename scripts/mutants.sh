@@ -42,6 +42,9 @@
 # builds run with KIT_ALLOW_MISORDER=1; the kit's own series never do.
 set -u
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 # default_mutants: the default list (above), from the fix folders
 default_mutants() {
 	for _c in $(kit_changes); do
@@ -86,7 +89,15 @@ masked() {
 # unreachable_here <fix>: the why of its `Expect: BRANCH patched
 # UNREACHABLE: why` line, empty when it has none
 unreachable_here() {
-	fix_field "$1" Expect | sed -n "s/^$BRANCH patched UNREACHABLE: *//p" | head -1
+	# read as gate.sh reads it: the words before the first ':' are the
+	# branch, the kind and the verdict, whatever the spacing
+	fix_field "$1" Expect | awk -v b="$BRANCH" '{
+		i = index($0, ":"); if (i == 0) next
+		n = split(substr($0, 1, i - 1), w, /[ \t]+/)
+		if (n == 3 && w[1] == b && w[2] == "patched" && w[3] == "UNREACHABLE") {
+			why = substr($0, i + 1); sub(/^[ \t]+/, "", why); print why; exit
+		}
+	}'
 }
 # id_of <mutant>: the upstream ids it takes out, short
 id_of() {

@@ -42,6 +42,9 @@
 # id the source does not have under any of the three ways).
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 LC_ALL=C
 export LC_ALL
 

@@ -15,6 +15,9 @@
 # stands: fixes are independent unless their INFO says otherwise.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 . "$KIT_ROOT/scripts/arches.sh"
 arches_canon "${ARCHES:-}" || { echo "order-rule: $ARCHES_WHY" >&2; exit 2; }
 present=" $* "

@@ -38,6 +38,9 @@
 # input (unknown branch or architecture, no series).
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 . "$KIT_ROOT/scripts/arches.sh"
 need_cmd git jq
 

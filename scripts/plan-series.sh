@@ -13,6 +13,9 @@
 # Prints the series folder to use on stdout; DIR/plan.json records it.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 BRANCH=$1 src=$2 dir=$3
 # PLAN_SERIES_DIR: a series made for this very tree (TREE=) instead of
 # the committed one.

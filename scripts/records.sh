@@ -37,6 +37,9 @@
 # 2 nothing to record (no result file under OUT), or a tool is missing.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 need_cmd jq git
 rec=$KIT_ROOT/scripts/records
 # Debian's python3 (deps.sh installs python3-jsonschema and python3-yaml
@@ -138,10 +141,12 @@ done
 # its gate decided it ("not verified": no gate record), in the gate's
 # words: its summary where it has one (an UNREACHABLE fix is "flaw
 # present, not reachable; fix applied", or "not affected" where the tree
-# has none of its code: testvm/README.md "Verdicts"), else its status.
+# has none of its code: docs/design.md "The gate record"), else its status
+# (a gate record older than the summary says "unreachable" alone).
 status() {
 	[ -r "$1" ] || { echo "not verified"; return 0; }
-	jq -r --arg c "$2" '.fixes[$c] | if . == null then "not verified" else .summary // .status end' "$1"
+	jq -r --arg c "$2" '.fixes[$c] | if . == null then "not verified"
+	  else .summary // (if .status == "unreachable" then "flaw present, not reachable" else .status end) end' "$1"
 }
 
 # patches <branch> <result>: the verified series as JSON lines, one per

@@ -276,12 +276,14 @@ render() {
 	style
 	echo '</head><body>'
 	echo '<h1>Stable-branch backport kit: results</h1>'
-	# the sentence and the branch x fix matrix first (scripts/summary.sh)
-	if [ -n "$(find "$OUT" -mindepth 2 -maxdepth 2 -name gate.json 2>/dev/null | head -1)" ]; then
-		sh "$KIT_ROOT/scripts/summary.sh" --html
-	else
-		echo '<p class="summary"><b>Summary:</b> no branch of this run has a gate record (<code>make verify</code> writes it): nothing was judged.</p>'
-	fi
+	# the sentence and the branch x fix matrix first (scripts/summary.sh;
+	# exit 2: no branch has a gate record)
+	_src=0; sh "$KIT_ROOT/scripts/summary.sh" --html 2>/dev/null || _src=$?
+	case $_src in
+	0) ;;
+	2) echo '<p class="summary"><b>Summary:</b> no branch of this run has a gate record (<code>make verify</code> writes it): nothing was judged.</p>' ;;
+	*) die 1 "scripts/summary.sh --html failed (exit $_src) on OUT=$OUT; nothing replaced" ;;
+	esac
 	printf '<p>Rendered by <code>make report</code> on %s from the result files of one run (<code>&lt;OUT&gt;/&lt;branch&gt;/result.json</code>); every figure comes from that run, none from an earlier report. Verdicts recorded:</p><ul>\n' "$(date -u +%F)"
 	for b in $(branches); do
 		J "$OUT/$b/result.json" '"<li>\(.branch | @html): \(.provenance.recorded_at // "time not recorded" | @html), kit \(.provenance.kit_commit // "?" | @html)</li>"'

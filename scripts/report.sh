@@ -60,12 +60,14 @@ whence() {
 render() {
 	echo "# Results"
 	echo
-	# the sentence and the branch x fix matrix first (scripts/summary.sh)
-	if [ -n "$(find "$OUT" -mindepth 2 -maxdepth 2 -name gate.json 2>/dev/null | head -1)" ]; then
-		sh "$KIT_ROOT/scripts/summary.sh"
-	else
-		echo "**Summary:** no branch of this run has a gate record (\`make verify\` writes it): nothing was judged."
-	fi
+	# the sentence and the branch x fix matrix first (scripts/summary.sh;
+	# exit 2: no branch has a gate record)
+	_src=0; sh "$KIT_ROOT/scripts/summary.sh" 2>/dev/null || _src=$?
+	case $_src in
+	0) ;;
+	2) echo "**Summary:** no branch of this run has a gate record (\`make verify\` writes it): nothing was judged." ;;
+	*) die 1 "scripts/summary.sh failed (exit $_src) on OUT=$OUT; $dst left as it was" ;;
+	esac
 	echo
 	echo "Rendered by \`make report\` on $(date -u +%F) from the result files of one"
 	echo "run (\`<OUT>/<branch>/result.json\`); every figure comes from a run, not"
@@ -93,7 +95,7 @@ render() {
 		    else "\(x.verdict) (\(x.expected))" end;
 		  def cell: gsub("\\|"; "/");
 		  "| \(.name) | \(.status) | \(k(.kernels.unpatched)) | \(if .kernels.patched then k(.kernels.patched) else (.plan // "-") end) | \(
-		    [.fixes | to_entries[] | "\(.key) \(.value.summary // .value.status)"]
+		    [.fixes | to_entries[] | "\(.key) \(.value.summary // (if .value.status == "unreachable" then "flaw present, not reachable" else .value.status end))"]
 		    | if length == 0 then "-" else join("; ") | cell end) | \(if (.reasons | length) > 0 then (.reasons | join("; ") | cell) else "-" end) |"' "$_g"
 	done
 	echo

@@ -25,6 +25,9 @@
 #                      Exit 4: the tree carries every change.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 BRANCH=${1:-${BRANCH:-}}
 # NAME only names a TREE='s series folder: checked only then
 check_inputs BRANCH ${TREE:+NAME}

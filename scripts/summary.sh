@@ -15,6 +15,9 @@
 # Exit 0 written; 2 no gate record under OUT.
 set -eu
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 need_cmd jq
 fmt=md
 case ${1:-} in --html) fmt=html ;; '') ;; *) die 2 "usage: summary.sh [--html]" ;; esac
@@ -25,19 +28,21 @@ for b in $(list_branches); do [ ! -r "$OUT/$b/gate.json" ] || n=$((n + 1)); done
 for b in $(list_branches); do
 	g=$OUT/$b/gate.json
 	[ -r "$g" ] || continue
-	jq -c --arg b "$b" '{branch: $b, status, fixes: (.fixes | map_values(.status))}' "$g" ||
+	jq -c --arg b "$b" '{branch: $b, status, fixes: (.fixes | map_values({status, summary}))}' "$g" ||
 		die 1 "$g is not a gate record; rerun 'make verify BRANCH=$b'"
 done | jq -s -r --arg fmt "$fmt" --arg fixes "$(kit_fixes | paste -sd' ' -)" '
   . as $rows
   | ($fixes | split(" ") | map(select(. != ""))) as $fx
-  | def word: {"fixed": "fixed and proven", "unreachable": "unreachable (flaw present, fix applied)",
+  | def word: {"fixed": "fixed and proven", "unreachable": "unreachable",
                "not affected": "not affected", "already fixed": "already fixed",
                "not fixed": "NOT FIXED", "not tested": "NOT TESTED"}[.] // .;
+    # a cell: the gate'"'"'s own summary of that fix there, else its status
+    def cell($r): . as $f | ($r.fixes[$f] // {status: "not run"}) | .summary // (.status | word);
     def esc: if $fmt == "html" then @html else gsub("\\|"; "/") end;
     ($rows | length) as $n
   | ([$rows[] | select(.status == "pass")] | length) as $pass
   | ([$fx[] as $f
-      | ([$rows[] | .fixes[$f] // "not run"] | group_by(.) | map({w: (.[0] | word | sub(" \\(.*"; "")), n: length})
+      | ([$rows[] | .fixes[$f].status // "not run"] | group_by(.) | map({w: (.[0] | word), n: length})
          | sort_by(-.n) | map("\(.w) on \(.n)") | join(", ")) as $c
       | "\($f): \($c)"] | join("; ")) as $per
   | "\($per); gate passed on \($pass) of \($n) branches." as $sentence
@@ -47,11 +52,11 @@ done | jq -s -r --arg fmt "$fmt" --arg fixes "$(kit_fixes | paste -sd' ' -)" '
       "| branch | gate | \($fx | join(" | ")) |",
       "|---|---|\($fx | map("---|") | join(""))",
       ($rows[] | . as $r
-       | "| \(.branch) | \(if .status == "pass" then "pass" else "**FAIL**" end) | \([$fx[] | ($r.fixes[.] // "not run") | word | esc] | join(" | ")) |")
+       | "| \(.branch) | \(if .status == "pass" then "pass" else "**FAIL**" end) | \([$fx[] | cell($r) | esc] | join(" | ")) |")
     else
       "<p class=\"summary\"><b>Summary:</b> \($sentence | esc)</p>",
       "<table class=\"summary\"><tr><th>branch</th><th>gate</th>\([$fx[] | "<th>\(esc)</th>"] | join(""))</tr>",
       ($rows[] | . as $r
-       | "<tr><td>\(.branch | esc)</td><td class=\"\(if .status == "pass" then "ok" else "bad" end)\">\(.status | esc)</td>\([$fx[] | ($r.fixes[.] // "not run") as $s | "<td class=\"\(if $s == "not fixed" or $s == "not tested" then "notok" else "ok" end)\">\($s | word | esc)</td>"] | join(""))</tr>"),
+       | "<tr><td>\(.branch | esc)</td><td class=\"\(if .status == "pass" then "ok" else "bad" end)\">\(.status | esc)</td>\([$fx[] | ($r.fixes[.].status // "not run") as $s | "<td class=\"\(if $s == "not fixed" or $s == "not tested" then "notok" else "ok" end)\">\(cell($r) | esc)</td>"] | join(""))</tr>"),
       "</table>"
     end' || die 1 "cannot summarise the gate records under OUT=$OUT (jq failed)"

@@ -25,6 +25,9 @@
 # not tried again (reachability is decided once per run).
 set -u
 . "$(dirname "$0")/lib.sh"
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
 # Each branch is verified under its own name into OUT/<b>/, where its row
 # is read: a NAME= or TREE= (one tree's run) or ARCHES=/HARDENING= (a
 # pick, written under another name) would send every branch elsewhere and

@@ -24,11 +24,24 @@
 # verdict); 2 bad input; 3 the source cannot be reached (SKIP).
 set -eu
 . "$(dirname "$0")/lib.sh"
-# Ctrl-C or SIGTERM ends the whole run: the boots run in the background,
-# where sh starts them with SIGINT ignored, so QEMU and the kernel make
-# would outlive us.  SIGTERM to the process group reaches every one (boot.sh
-# then stops its emulator); this shell ignores it and exits 130.
-trap 'trap "" TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
+# every folder of backports/fixes/ is a fix with its FIX, or nothing runs
+# (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
+kit_fixes >/dev/null
+# Ctrl-C or SIGTERM ends the whole run, boots included.  Each boot runs in
+# the background, where sh starts it with SIGINT ignored, in a process
+# group of its own (setsid); the trap sends SIGTERM to each such group
+# still running (boot.sh then stops its emulator) and exits 128 + the
+# signal.  Only our own jobs: a SIGTERM to this script never reaches
+# verify-all's other branches or make.
+own_group=
+! command -v setsid >/dev/null 2>&1 || own_group=setsid
+boot_pids=
+stop_boots() {
+	for _p in $boot_pids; do kill -TERM "-$_p" 2>/dev/null || :; done
+	exit "$1"
+}
+trap 'stop_boots 130' INT
+trap 'stop_boots 143' TERM
 BRANCH=${1:-${BRANCH:-}}
 TREE=${TREE:-}
 check_inputs NAME BRANCH
@@ -172,12 +185,15 @@ for k in $kinds; do
 	progress "$NAME" boot "$k kernel in QEMU"
 	rm -f "$bdir/verify.line" "$bdir/verify.rc"
 	mkdir -p "$bdir/verify"
-	( KIT_RELEASE=$BR_VERSION KIT_IMAGE_DIGESTS=$bdir/sha256sums \
-		sh "$KIT_ROOT/testvm/verify-kernel.sh" "$bdir/bzImage" "$bdir/verify" >"$bdir/verify.line"
-	  echo $? >"$bdir/verify.rc" ) &
+	# (a process group of its own, setsid: see the trap at the top)
+	KIT_RELEASE=$BR_VERSION KIT_IMAGE_DIGESTS=$bdir/sha256sums $own_group sh -c \
+		'sh "$1" "$2/bzImage" "$2/verify" >"$2/verify.line"; echo $? >"$2/verify.rc"' - \
+		"$KIT_ROOT/testvm/verify-kernel.sh" "$bdir" &
+	boot_pids="$boot_pids $!"
 	running=$((running + 1))
 done
 wait
+boot_pids=
 vmfail=
 for k in $kinds; do
 	bdir=$OUT/$NAME/$k

@@ -508,37 +508,47 @@ static int is_entry(const struct sym *y)
 	       (y->type == STT_NOTYPE && (y->bind == STB_GLOBAL || y->bind == STB_WEAK) && y->name[0]);
 }
 
-/* The no-op instructions gas pads x86 code with (binutils 2.40: 64-bit
- * nopl/nopw forms; 32-bit lea/mov forms), each without its 0x66 and 0x2e
- * prefixes. */
-static const unsigned char *const x86_nops[] = {
-	(const unsigned char *)"\x01\x90",
-	(const unsigned char *)"\x03\x0f\x1f\x00",
-	(const unsigned char *)"\x04\x0f\x1f\x40\x00",
-	(const unsigned char *)"\x05\x0f\x1f\x44\x00\x00",
-	(const unsigned char *)"\x07\x0f\x1f\x80\x00\x00\x00\x00",
+/* The no-op sequences gas pads x86 code with, exactly as binutils 2.40
+ * writes them (.p2align 4, 0x90): a gap is one of these, or a run of them
+ * (the longest first).  64-bit and 32-bit code get different forms: a
+ * 32-bit form such as 89 f6 is a real instruction in 64-bit code. */
+static const unsigned char *const x86_64_nops[] = {
+	(const unsigned char *)"\x0b\x66\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	(const unsigned char *)"\x0a\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00",
+	(const unsigned char *)"\x09\x66\x0f\x1f\x84\x00\x00\x00\x00\x00",
 	(const unsigned char *)"\x08\x0f\x1f\x84\x00\x00\x00\x00\x00",
-	(const unsigned char *)"\x02\x89\xf6",
-	(const unsigned char *)"\x03\x8d\x76\x00",
-	(const unsigned char *)"\x04\x8d\x74\x26\x00",
+	(const unsigned char *)"\x07\x0f\x1f\x80\x00\x00\x00\x00",
+	(const unsigned char *)"\x06\x66\x0f\x1f\x44\x00\x00",
+	(const unsigned char *)"\x05\x0f\x1f\x44\x00\x00",
+	(const unsigned char *)"\x04\x0f\x1f\x40\x00",
+	(const unsigned char *)"\x03\x0f\x1f\x00",
+	(const unsigned char *)"\x02\x66\x90",
+	(const unsigned char *)"\x01\x90",
+	NULL
+};
+static const unsigned char *const x86_32_nops[] = {
 	(const unsigned char *)"\x07\x8d\xb4\x26\x00\x00\x00\x00",
-	(const unsigned char *)"\x07\x8d\xbc\x27\x00\x00\x00\x00",
+	(const unsigned char *)"\x06\x8d\xb6\x00\x00\x00\x00",
+	(const unsigned char *)"\x04\x8d\x74\x26\x00",
+	(const unsigned char *)"\x03\x8d\x76\x00",
+	(const unsigned char *)"\x02\x66\x90",
+	(const unsigned char *)"\x01\x90",
+	NULL
 };
 
-/* x86_unpad(CODE, KEEP, END): END with the trailing no-ops of
- * CODE[KEEP, END) taken off. */
-static uint64_t x86_unpad(const unsigned char *code, uint64_t keep, uint64_t end)
+/* x86_unpad(NOPS, CODE, KEEP, END): END with the trailing padding of
+ * CODE[KEEP, END) taken off, at most one alignment's worth (15 bytes). */
+static uint64_t x86_unpad(const unsigned char *const *nops, const unsigned char *code, uint64_t keep, uint64_t end)
 {
+	uint64_t start = end;
 	int found = 1;
 	while (found) {
 		size_t n;
 		found = 0;
-		for (n = 0; n < sizeof(x86_nops) / sizeof(*x86_nops); n++) {
-			uint64_t len = x86_nops[n][0];
-			if (end - keep >= len && !memcmp(code + end - len, x86_nops[n] + 1, len)) {
+		for (n = 0; nops[n]; n++) {
+			uint64_t len = nops[n][0];
+			if (end - keep >= len && start - (end - len) <= 15 && !memcmp(code + end - len, nops[n] + 1, len)) {
 				end -= len;
-				while (end > keep && (code[end - 1] == 0x66 || code[end - 1] == 0x2e))
-					end--;
 				found = 1;
 				break;
 			}
@@ -642,7 +652,7 @@ static void collect(struct obj *o)
 				if (r->off >= f->start && r->off < end && r->off + (uint64_t)(w ? w : 4) > keep)
 					keep = r->off + (uint64_t)(w ? w : 4);
 			}
-			end = x86_unpad(o->buf + s->off, keep, end);
+			end = x86_unpad(o->machine == EM_X86_64 ? x86_64_nops : x86_32_nops, o->buf + s->off, keep, end);
 			f->size = end - f->start;
 		}
 		f->bytes = xcalloc(f->size + 1, 1);

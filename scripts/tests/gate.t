@@ -145,14 +145,17 @@ rm -f "$t/vm.pid"
 ( cd "$t" && exec setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' env KIT_ROOT="$k" KIT_CONFIG=/nonexistent KIT_CACHE="$t/cache" OUT="$t/out" KIT_LOCK="$t/lock" \
 	BRANCH=v2.6.32 FAKE_SLEEP=60 FAKE_PID="$t/vm.pid" FAKE_unpatched=VULNERABLE FAKE_unpatched_FIXES="$both_vuln" \
 	FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv" sh "$k/scripts/verify.sh" >"$t/int.out" 2>&1 ) &
+run=$!	# (setsid did not fork: the run's session and group are this pid)
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$t/vm.pid" ] && break; sleep 0.5; done
 vm=$(cat "$t/vm.pid" 2>/dev/null)
-pg=$(ps -o pgid= -p "$vm" 2>/dev/null | tr -d ' ')
-[ -n "$pg" ] && kill -INT "-$pg"
+# the boot's own group (verify.sh starts each boot in one); SIGINT goes to
+# the run's group, as a terminal sends it
+vpg=$(ps -o pgid= -p "$vm" 2>/dev/null | tr -d ' ')
+[ -n "$vpg" ] && kill -INT "-$run"
 sleep 2
-if [ -z "$pg" ]; then t_fail "Ctrl-C ends the run" "the stand-in VM never started: $(cat "$t/int.out")"
-elif kill -0 "$vm" 2>/dev/null || [ -n "$(ps -o pid= -g "$pg" 2>/dev/null)" ]; then
-	t_fail "Ctrl-C ends the run" "left running: $(ps -o pid,args -g "$pg")" "$(cat "$t/int.out")"; kill -KILL "-$pg" 2>/dev/null
+if [ -z "$vpg" ]; then t_fail "Ctrl-C ends the run" "the stand-in VM never started: $(cat "$t/int.out")"
+elif left=$(ps -o pid=,args= -g "$run,$vpg" 2>/dev/null) && [ -n "$left" ]; then
+	t_fail "Ctrl-C ends the run" "left running: $left" "$(cat "$t/int.out")"; kill -KILL "-$run" "-$vpg" 2>/dev/null
 else t_ok "Ctrl-C (SIGINT to the process group) during a boot: nothing of the run is left two seconds later"; fi
 wait
 # a boot record from an earlier run is no boot of this one

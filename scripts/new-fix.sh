@@ -382,13 +382,13 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 			done <"$bw/earlier"
 			[ -z "$applied" ] || based="the release with the series' earlier$applied"
 		fi
-		cp -R "$bw/base" "$bw/work"
-		if patch -d "$bw/work" -p1 -F3 -N --dry-run <"$bw/diff" >"$bw/patch.log" 2>&1 &&
-			patch -d "$bw/work" -p1 -F3 -N --no-backup-if-mismatch <"$bw/diff" >"$bw/patch.log" 2>&1; then
+		cp -R "$bw/base" "$bw/changed"
+		if patch -d "$bw/changed" -p1 -F3 -N --dry-run <"$bw/diff" >"$bw/patch.log" 2>&1 &&
+			patch -d "$bw/changed" -p1 -F3 -N --no-backup-if-mismatch <"$bw/diff" >"$bw/patch.log" 2>&1; then
 			: >"$bw/hunk"
 			while IFS='	' read -r p q; do
 				drc=0
-				(cd "$bw" && diff -upN --label "a/$q" --label "b/$q" "base/$q" "work/$q") >>"$bw/hunk" || drc=$?
+				(cd "$bw" && diff -upN --label "a/$q" --label "b/$q" "base/$q" "changed/$q") >>"$bw/hunk" || drc=$?
 				[ $drc -le 1 ] || die 1 "diff failed on $q ($b)"
 			done <"$bw/map"
 			if [ ! -s "$bw/hunk" ]; then
@@ -459,7 +459,7 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 				q=$(awk -F'\t' -v p="$p" '$1 == p { print $2 }' "$work/$i/$b/map")
 				inb=0; inw=0
 				[ ! -f "$work/$i/$b/base/$q" ] || ! grep -Eq -- "$r" "$work/$i/$b/base/$q" || inb=1
-				[ ! -f "$work/$i/$b/work/$q" ] || ! grep -Eq -- "$r" "$work/$i/$b/work/$q" || inw=1
+				[ ! -f "$work/$i/$b/changed/$q" ] || ! grep -Eq -- "$r" "$work/$i/$b/changed/$q" || inw=1
 				if [ $k = present ]; then [ $inb = 0 ] && [ $inw = 1 ] || ok=0
 				else [ $inb = 1 ] && [ $inw = 0 ] || ok=0; fi
 			done

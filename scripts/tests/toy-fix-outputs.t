@@ -55,13 +55,10 @@ k=$tmp/kit out=$tmp/out b=v2.6.32
 toy=CVE-2099-0001
 Y=1111111111111111111111111111111111111111 Z=2222222222222222222222222222222222222222
 
-# the kit as tracked in this checkout (committed or not), in a repository
-# of its own, then the toy folder added and nothing else
-mkdir -p "$k" &&
-	git -C "$root" ls-files -z | (cd "$root" && tar --null -T - -cf -) | tar -xf - -C "$k" &&
-	(cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm kit) &&
-	cp -R "$root/scripts/tests/fixtures/toy-fix/$toy" "$k/backports/fixes/" ||
-	{ t_fail "a copy of the kit with the toy fix folder"; t_done; exit 1; }
+# the kit as tracked in this checkout, in a repository of its own, then
+# the toy folder added and nothing else (scripts/tests/toy-kit.sh)
+. scripts/tests/toy-kit.sh
+toy_kit "$k" "$toy" || { t_fail "a copy of the kit with the toy fix folder"; t_done; exit 1; }
 kenv() { env KIT_ROOT="$k" KIT_CONFIG=/nonexistent KIT_CACHE="$tmp/cache" OUT="$out" "$@"; }
 fixes=$(kenv sh -c '. "$KIT_ROOT/scripts/lib.sh" && kit_fixes')
 printf '%s\n' "$fixes" | grep -qx "$toy" || { t_fail "kit_fixes of the copy lists the toy fix" "$fixes"; t_done; exit 1; }

@@ -18,13 +18,10 @@ k=$tmp/kit
 toy=CVE-2099-0001
 Y=1111111111111111111111111111111111111111 Z=2222222222222222222222222222222222222222
 
-# the kit as tracked in this checkout (committed or not), in a repository
-# of its own, then the toy folder added and nothing else
-mkdir -p "$k" &&
-	git -C "$root" ls-files -z | (cd "$root" && tar --null -T - -cf -) | tar -xf - -C "$k" &&
-	(cd "$k" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm kit) &&
-	cp -R "$root/scripts/tests/fixtures/toy-fix/$toy" "$k/backports/fixes/" ||
-	{ t_fail "a copy of the kit with the toy fix folder"; t_done; exit 1; }
+# the kit as tracked in this checkout, in a repository of its own, then
+# the toy folder added and nothing else (scripts/tests/toy-kit.sh)
+. scripts/tests/toy-kit.sh
+toy_kit "$k" "$toy" || { t_fail "a copy of the kit with the toy fix folder"; t_done; exit 1; }
 kenv() { env KIT_ROOT="$k" KIT_CONFIG=/nonexistent OUT="$tmp/out" "$@"; }
 lib() { kenv sh -c '. "$KIT_ROOT/scripts/lib.sh" && "$@"' - "$@"; }
 

@@ -6,7 +6,7 @@ BRANCH ?=
 # OUT has no default here: given on the command line or in the environment
 # it reaches the scripts as it is; otherwise scripts/lib.sh takes the
 # config file's OUT, else ./out (a default here would hide the file's).
-export BRANCH TREE NAME KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING CVE UPSTREAM FROM_SOURCE OUT_FIXES
+export BRANCH TREE NAME CONFIG KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING CVE UPSTREAM FROM_SOURCE OUT_FIXES
 # Numbers the C way in every tool a target runs, whatever the user's locale
 # (awk writes "1,28" under de_DE, which jq refuses; scripts/lib.sh).
 export LC_ALL := C
@@ -66,7 +66,9 @@ help:
 	@echo 'Variables:'
 	@echo '  BRANCH=<name>    target branch: $(notdir $(basename $(wildcard branches/*.conf)))'
 	@echo '  TREE=<dir>       use a tree you already have (copied, never edited)'
-	@echo '  NAME=<name>      output folder name for TREE= (default: the folder name)'
+	@echo '  NAME=<name>      output folder name for TREE= (default: tree-<folder name>)'
+	@echo '  CONFIG=<file>    with TREE=: build with that .config (default: the tree'"'"'s defconfig),'
+	@echo '                   plus the symbols the verification needs (docs/trees.md)'
 	@echo '  ARCHES="<arch> ..."  architectures shipped: verify, cross, pick use the pick for them'
 	@echo '                   (x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips; default all)'
 	@echo '  HARDENING=0      leave optional hardening out of a pick (changes whose INFO says Hardening: yes)'

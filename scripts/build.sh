@@ -34,7 +34,20 @@ unpatched | patched) ;;
 esac
 BRANCH=${2:-${BRANCH:-}}
 TREE=${TREE:-}
+# CONFIG=<file>: a TREE='s own .config (the one its distribution ships);
+# never passed on to the kernel's own make
+tree_config=${CONFIG:-}
+unset CONFIG
 check_inputs NAME BRANCH
+if [ -n "$tree_config" ]; then
+	[ -n "$TREE" ] ||
+		die 2 "CONFIG= is for a tree of your own (TREE=); a branch builds with the kit's miniconfig, its reference: drop CONFIG= or add TREE=<dir>"
+	[ -f "$tree_config" ] && [ -r "$tree_config" ] ||
+		die 2 "CONFIG=$tree_config is not a readable file; give the .config your tree is built with"
+	grep -q '^CONFIG_[A-Za-z0-9_]*=\|^# CONFIG_[A-Za-z0-9_]* is not set' "$tree_config" ||
+		die 2 "CONFIG=$tree_config has no CONFIG_... line: it is not a kernel .config"
+	tree_config=$(cd "$(dirname "$tree_config")" && pwd)/$(basename "$tree_config")
+fi
 
 if [ -n "$TREE" ]; then
 	# BRANCH= given: honoured when the tree's code matches it, whatever its
@@ -74,12 +87,21 @@ if [ "$KIND" != unpatched ]; then
 			die 2 "$sec_dir/series breaks the ordering rule; see the message above"
 	fi
 fi
+# The branch's config fragments.  A TREE= builds with its own
+# configuration (CONFIG=, or its defconfig) plus only what the
+# verification needs: a fragment marked "# kit-scope: miniconfig" only
+# makes the kit's own kernels small, and is left out there.
 frag_files=
 for c in $BR_CONFIG; do
 	f=$KIT_ROOT/branches/config/$c
 	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names config fragment '$c', but branches/config/$c does not exist"
+	[ -z "$TREE" ] || ! grep -qx '# kit-scope: miniconfig' "$f" || continue
 	frag_files="$frag_files $f"
 done
+# where a TREE='s configuration starts: an input of the build like any other
+if [ -z "$TREE" ]; then config_from=miniconfig
+elif [ -n "$tree_config" ]; then config_from="CONFIG=$tree_config"
+else config_from="the tree's defconfig ($BR_ARCH)"; fi
 
 # Inputs checked; now the source (exit 3 when unreachable).  TREE= is
 # named by its content (the digest of its listing), never by its path: an
@@ -146,6 +168,9 @@ stamp=$(
 		# Bump when the recipe below changes what it builds; the scripts
 		# that make and check a build are inputs too, byte for byte.
 		echo "recipe 3 $src_id $KIND $KIT_CC_FLAGS $BR_ARCH $BR_CONFIG_BASE misorder=${KIT_ALLOW_MISORDER:-0}"
+		# a TREE='s own configuration, by content (never by path)
+		[ -z "$tree_config" ] || { echo "config CONFIG="; cat "$tree_config"; }
+		[ -z "$TREE" ] || [ -n "$tree_config" ] || echo "config defconfig"
 		(cd "$KIT_ROOT/scripts" && cat build.sh lib.sh check-config.sh flag-audit.sh fix-state.sh)
 		# the toolchain that turns the same source into another kernel
 		ver gcc --version; ver ld --version; ver as --version; ver make --version
@@ -200,7 +225,7 @@ up_to_date() {
 # and the kernel built again.  A source the kit cannot name (no commit, no
 # content digest) is never cached.
 cache_dir=${KIT_BUILDS:-$KIT_CACHE/builds}
-cache_files="bzImage .config System.map symbols.txt config.sha256 flags.txt changed-files expected-files build.log"
+cache_files="bzImage .config System.map symbols.txt config.sha256 required.config flags.txt changed-files expected-files build.log"
 from_cache() {
 	[ "${KIT_BUILD_CACHE:-1}" = 1 ] && [ -n "$src_id" ] || return 1
 	# what an interrupted store left (its pid is the name's last part)
@@ -363,21 +388,38 @@ if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
 fi
 
 tb=$(date +%s)
-progress "$NAME" config "miniconfig: $BR_CONFIG"
-{
-	for b in $BR_CONFIG_BASE; do cat "$tmp/src/$b"; done
-	# shellcheck disable=SC2086
-	cat $frag_files
-} >"$tmp/kit.config"
 # shellcheck disable=SC2086
 cat $frag_files >"$tmp/required.config"
 # ARCH and CROSS_COMPILE on every make: a vendor's top Makefile may default
 # them to its own board (ARCH ?= arm, CROSS_COMPILE ?= arm-linux-).  The
 # kit builds x86_64 on x86_64: no prefix.
 kmake() { make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"; }
-(cd "$tmp/src" && kmake KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
-	fail config "make allnoconfig failed"
-sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config" >>"$log" 2>&1 ||
+if [ -z "$TREE" ]; then
+	# the kit's own kernels: small, from allnoconfig (its reference)
+	progress "$NAME" config "miniconfig: $BR_CONFIG"
+	{
+		for b in $BR_CONFIG_BASE; do cat "$tmp/src/$b"; done
+		cat "$tmp/required.config"
+	} >"$tmp/kit.config"
+	(cd "$tmp/src" && kmake KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
+		fail config "make allnoconfig failed"
+else
+	# a tree of its own: its configuration, then the symbols the
+	# verification needs in place of the tree's lines for them, then
+	# oldconfig answering every new question with its default
+	progress "$NAME" config "$config_from, plus the kit's symbols ($(grep -c '^CONFIG_\|^# CONFIG_' "$tmp/required.config"))"
+	if [ -n "$tree_config" ]; then
+		cp "$tree_config" "$tmp/src/.config"
+	else
+		(cd "$tmp/src" && kmake defconfig) >>"$log" 2>&1 || fail config "make defconfig failed"
+	fi
+	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$tmp/required.config" |
+		sed 's/.*/^(&=|# & is not set$)/' >"$tmp/required.syms"
+	{ grep -v -E -f "$tmp/required.syms" "$tmp/src/.config" || :; cat "$tmp/required.config"; } >"$tmp/src/.config.new"
+	mv "$tmp/src/.config.new" "$tmp/src/.config"
+	(cd "$tmp/src" && yes '' | kmake oldconfig) >>"$log" 2>&1 || fail config "make oldconfig failed"
+fi
+sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config" ${TREE:+"$tmp/src"} >>"$log" 2>&1 ||
 	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
 
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
@@ -425,10 +467,13 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg gcc "$(ver gcc --version)" --arg ld "$(ver ld --version)" --arg gas "$(ver as --version)" \
 	--arg make "$(ver make --version)" --arg perl "$(perl -e 'print $^V')" \
 	--arg stamp "$stamp" --rawfile changed "$bdir/changed-files" \
+	--arg cfrom "$config_from" --rawfile req "$bdir/required.config" \
 	'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 	 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 	 | .build[$k] = {status: "ok", seconds: $s, total_seconds: $total, log: $log, bzImage: $img,
 	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
+	    config: {from: $cfrom, required_checked: ($req | split("\n")
+	      | map(select(test("^CONFIG_[A-Za-z0-9_]*=|^# CONFIG_[A-Za-z0-9_]* is not set$"))))},
 	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp,
 	    host_series_applied: ($applied | split(" ") | map(select(. != ""))),
 	    host_series_present: ($present | split(" ") | map(select(. != ""))),

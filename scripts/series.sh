@@ -7,7 +7,9 @@
 # For each change, in series order (kit_changes: lib.sh), on a scratch copy
 # of the tree with the earlier changes already in:
 #   1. the branch's hand hunks  <change folder>/hunks/<branch>.diff
-#      are applied with no fuzz (a hunk that does not apply is an error);
+#      are applied with no fuzz (a hunk that does not apply is an error;
+#      for TREE= it is merged three ways against the pinned release,
+#      merge3.sh, and the patch says so);
 #   2. each rule the INFO names runs through cocci/apply.sh, which fails
 #      when a function it must change did not parse or a site was missed;
 #   3. the difference becomes the patch: INFO's upstream facts, our
@@ -112,6 +114,28 @@ where_failed() {
 			printf '%s, %s (hunk %s); ' "$f" "${fn:-top of file}" "$n"
 	done
 }
+# base_upto CHANGE: $work/base is the branch's pinned release with every
+# change before CHANGE in series order, as the committed series makes
+# them: the base a TREE='s three-way merges are made against.  Made on
+# first need (a copy of the export: the branch's source must be reachable).
+base_applied=
+base_upto() {
+	if [ ! -d "$work/base" ]; then
+		progress "$BRANCH" series "three-way merge base: a copy of $BRANCH's pinned release ($BR_COMMIT)"
+		sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$work/base" >/dev/null ||
+			die 1 "a three-way merge needs $BRANCH's pinned release as its base, and it could not be copied (see above); set KERNEL_GIT"
+	fi
+	for _c in $all_changes; do
+		[ "$_c" != "$1" ] || break
+		case " $base_applied " in *" $_c "*) continue ;; esac
+		base_applied="$base_applied $_c"
+		_p=$(slug "$(info Subject "$(change_dir "$_c")/INFO")").patch
+		# a change that is not for this branch has no patch in its series
+		grep -qxF "$_p" "$KIT_ROOT/backports/$BRANCH/series" 2>/dev/null || continue
+		patch -d "$work/base" -p1 -F0 -s --no-backup-if-mismatch <"$KIT_ROOT/backports/$BRANCH/$_p" >/dev/null 2>&1 ||
+			die 1 "backports/$BRANCH/$_p does not apply to $BRANCH's pinned release; run 'make series BRANCH=$BRANCH'"
+	done
+}
 slug() { printf '%s' "$1" | tr 'A-Z' 'a-z' | sed "s/[^a-z0-9_]\{1,\}/-/g; s/^-//; s/-\$//"; }
 
 n=0
@@ -130,14 +154,30 @@ for c in $all_changes; do
 	n=$((n + 1))
 	made=
 	if [ -e "$d/hunks/$BRANCH.diff" ]; then
+		: >"$work/merged"
 		# dry run first: on failure the tree is untouched and each hunk
 		# can be tried alone to name the file and function that differ
-		patch -d "$work/tree" -p1 -F0 -N --dry-run -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 &&
-		patch -d "$work/tree" -p1 -F0 -N --no-backup-if-mismatch -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 ||
+		if patch -d "$work/tree" -p1 -F0 -N --dry-run -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1; then
+			patch -d "$work/tree" -p1 -F0 -N --no-backup-if-mismatch -s <"$d/hunks/$BRANCH.diff" >"$work/patch.log" 2>&1 ||
+				die 1 "$c: hand hunks $rel/hunks/$BRANCH.diff applied in a dry run but not for real"
+		elif [ -n "${SERIES_TREE:-}" ]; then
+			# A tree of its own (a later stable release, a vendor's):
+			# merged three ways against the pinned release (merge3.sh)
+			misfit=$(where_failed "$d/hunks/$BRANCH.diff")
+			progress "$BRANCH" series "$c: hand hunks do not apply exactly (${misfit%; }); merging three ways against $BRANCH's pinned release"
+			base_upto "$c"
+			sh "$KIT_ROOT/scripts/merge3.sh" "$d/hunks/$BRANCH.diff" "$work/tree" "$work/base" >"$work/merged" 2>"$work/merge.err" || {
+				sed '$d' "$work/merge.err" >&2
+				die 1 "$c: hand hunks $rel/hunks/$BRANCH.diff do not apply and do not merge three ways: $(tail -1 "$work/merge.err" | sed 's/^[^:]*: error: //')"
+			}
+		else
 			die 1 "$c: hand hunks $rel/hunks/$BRANCH.diff do not apply: $(where_failed "$d/hunks/$BRANCH.diff")"
+		fi
 		for f in $(sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$d/hunks/$BRANCH.diff"); do
+			how=$(awk -F'\t' -v f="$f" '$1 == f { print $2 }' "$work/merged")
 			made="$made
-  $f: hand hunk ($rel/hunks/$BRANCH.diff)"
+  $f: hand hunk ($rel/hunks/$BRANCH.diff)${how:+, $how (git merge-file; base: $f of $BRANCH at ${BR_COMMIT%"${BR_COMMIT#????????????}"} with the earlier changes)}"
+			[ -z "$how" ] || progress "$BRANCH" series "$c: $f $how"
 		done
 	fi
 	for r in $(info Rules "$d/INFO"); do

@@ -2,7 +2,8 @@
 # A tree the kit was not tuned for (TREE=, a vendor's 2.6.32): detected
 # from its Makefile and code, given a series made for it from the same
 # hunks and rules (what it already carries is not made), and, where a hand
-# hunk does not fit, refused with the file and function named.
+# hunk does not fit and the vendor changed its very lines, refused with the
+# file, the function and both sides named (scripts/merge3.sh).
 . ci/e2e/lib.sh
 b=v2.6.32
 need_source "$b" "vendor trees" || { t_done; exit; }
@@ -24,8 +25,11 @@ else t_fail "a series made for the vendor tree" "$(printf '%s' "$out" | tail -3)
 sed -i 's|bprm->mm = NULL;\t\t/\* We.re using it now \*/|bprm->mm = NULL;  /* vendor */|' "$tmp/vendor/fs/exec.c"
 cp "$tmp/vendor/fs/exec.c" "$tmp/vendor.before/fs/exec.c"
 out=$(SERIES_TREE=$tmp/vendor SERIES_OUT=$tmp/s2 sh scripts/series.sh "$b" 2>&1); rc=$?
-[ $rc -ne 0 ] && printf '%s' "$out" | tail -1 | grep -q "do not apply: fs/exec.c, int flush_old_exec(struct linux_binprm \* bprm)" &&
-	t_ok "a hand hunk that does not fit names the file and function" || t_fail "hunk misfit names file and function" "rc=$rc $(printf '%s' "$out" | tail -1)"
+[ $rc -eq 1 ] && printf '%s' "$out" | tail -1 | grep -q "do not merge three ways: fs/exec.c, int flush_old_exec(struct linux_binprm \* bprm): the tree changed lines the hunk changes" &&
+	printf '%s\n' "$out" | grep -q '^  --- the tree has:' && printf '%s\n' "$out" | grep -q '^  [[:space:]]*bprm->mm = NULL;  /\* vendor \*/' &&
+	printf '%s\n' "$out" | grep -q '^  --- the change makes it:' &&
+	t_ok "a hand hunk whose lines the vendor changed does not merge three ways: the file, the function and both sides are named" ||
+	t_fail "a conflicting hand hunk names file, function and both sides" "rc=$rc $(printf '%s' "$out" | tail -12)"
 diff -r "$tmp/vendor" "$tmp/vendor.before" >/dev/null && [ ! -e "$tmp/s2" ] &&
 	t_ok "the vendor tree is untouched and no half series was written" || t_fail "vendor tree untouched"
 t_done

@@ -14,7 +14,9 @@
 #
 # The tree's Makefile says 2.6.99 and, like a vendor board's, defaults to
 # ARCH ?= arm and CROSS_COMPILE ?= arm-linux-.  make reads its GNUmakefile
-# first: "allnoconfig" copies the miniconfig to .config, "bzImage" fails
+# first: "allnoconfig" copies the miniconfig to .config, "defconfig" writes
+# CONFIG_FAKE_DEFCONFIG=y, "oldconfig" drops CONFIG_FAKE_NEEDS_BROKEN (a
+# symbol whose dependency the tree cannot give), "bzImage" fails
 # unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, and writes fs/.exec.o.cmd
 # with $(CC) (what flag-audit.sh reads), arch/x86/boot/bzImage and System.map.
 
@@ -55,6 +57,10 @@ ARCH ?= arm
 CROSS_COMPILE ?= arm-linux-
 allnoconfig:
 	cp $(KCONFIG_ALLCONFIG) .config
+defconfig:
+	echo 'CONFIG_FAKE_DEFCONFIG=y' >.config
+oldconfig:
+	sed -i '/^CONFIG_FAKE_NEEDS_BROKEN=/d' .config
 bzImage:
 	test "$(ARCH)" = x86_64
 	$(CROSS_COMPILE)ld --version >/dev/null

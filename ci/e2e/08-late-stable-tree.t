@@ -1,0 +1,73 @@
+#!/bin/sh
+# A tree of the era, made from a pinned release with what a late stable
+# release adds where a hand hunk anchors: v2.6.28 plus the four compat
+# declarations 2.6.28.y appended at the end of include/linux/compat.h,
+# exactly where CVE-2010-3081's hunk adds its own.  `make verify TREE=`
+# merges that hunk three ways against the pinned release (scripts/merge3.sh),
+# the tree's patch says so, and the kernel goes VULNERABLE unpatched to
+# SURVIVED patched for every fix; the tree itself comes out unchanged.
+. ci/e2e/lib.sh
+b=v2.6.28
+need_source "$b" "a late stable tree ($b with a stable addition at a hunk's anchor)" || { t_done; exit; }
+need_series "$b" "a late stable tree" || { t_done; exit; }
+tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+t=$tmp/linux-2.6.28.10
+if ! err=$(sh scripts/fetch.sh --copy "$b" "$t" 2>&1 >/dev/null); then
+	t_fail "a copy of the $b export for the late stable tree" "$err"; t_done; exit
+fi
+sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = .10/' "$t/Makefile"
+# after compat_sys_timerfd_gettime's declaration and the blank line that
+# follows it: where 2.6.28.y put them
+awk '
+	/^asmlinkage long compat_sys_timerfd_gettime\(/ { g = 1 }
+	{ print }
+	g == 1 && /;$/ { g = 2; next }
+	g == 2 && /^$/ {
+		g = 3
+		print "asmlinkage long compat_sys_move_pages(pid_t pid, unsigned long nr_page,"
+		print "\t\t\t\t      __u32 __user *pages,"
+		print "\t\t\t\t      const int __user *nodes,"
+		print "\t\t\t\t      int __user *status,"
+		print "\t\t\t\t      int flags);"
+		print "asmlinkage long compat_sys_futimesat(unsigned int dfd, char __user *filename,"
+		print "\t\t\t\t     struct compat_timeval __user *t);"
+		print "asmlinkage long compat_sys_newfstatat(unsigned int dfd, char __user * filename,"
+		print "\t\t\t\t      struct compat_stat __user *statbuf,"
+		print "\t\t\t\t      int flag);"
+		print "asmlinkage long compat_sys_openat(unsigned int dfd, const char __user *filename,"
+		print "\t\t\t\t  int flags, int mode);"
+		print ""
+	}' "$t/include/linux/compat.h" >"$tmp/compat.h" && mv "$tmp/compat.h" "$t/include/linux/compat.h"
+digest() { sh scripts/fetch.sh --listing "$1" | sha256sum | cut -d' ' -f1; }
+before=$(digest "$t")
+i=$(grep -l '^commit c41d68a513c7' "backports/$b"/*.patch)
+if patch -d "$t" -p1 -F0 --dry-run -s <"$i" >/dev/null 2>&1; then
+	t_fail "the fixture puts a stable addition where the hunk anchors" "${i##*/} still applies exactly"
+else
+	t_ok "the fixture: ${i##*/} no longer applies to the tree as it is"
+fi
+o=$tmp/out
+OUT=$o TREE=$t sh scripts/verify.sh >"$tmp/verify.log" 2>&1
+rc=$?
+n=tree-${t##*/} r=$o/$n/result.json
+sed -n 's/^.*series *\(.*merged three ways.*\)$/# \1/p' "$tmp/verify.log"
+p=$o/$n/tree-series/${i##*/}
+grep -q "^  include/linux/compat.h: hand hunk .*, merged three ways; the tree and the change both add lines at 1 place(s), kept both, the tree's first (git merge-file; base: include/linux/compat.h of $b at " "$p" 2>/dev/null &&
+	grep -q '^+extern void __user \*compat_alloc_user_space(unsigned long len);' "$p" &&
+	t_ok "the tree's series: the compat.h hunk merged three ways against $b, and the patch says so" ||
+	t_fail "the tree's patch records the three-way merge" "$(grep 'compat.h' "$p" 2>/dev/null | head -2; tail -3 "$tmp/verify.log")"
+if ! jq -e '.gate.kernels' "$r" >/dev/null 2>&1; then
+	t_fail "make verify TREE= gives verdicts" "exit $rc: $(tail -3 "$tmp/verify.log")"
+else
+	for k in unpatched patched; do
+		want=SURVIVED; [ $k = patched ] || want=VULNERABLE
+		said=$(jq -r --arg k $k '.gate.kernels[$k].fixes | to_entries | map("\(.key) \(.value.verdict)") | join(", ")' "$r")
+		bad=$(jq -r --arg k $k --arg w $want '.gate.kernels[$k].fixes | to_entries | map(select(.value.verdict != $w or (.value.ok | not))) | map(.key) | join(" ")' "$r")
+		[ -n "$said" ] && [ -z "$bad" ] && t_ok "$k: every fix $want ($said)" || t_fail "$k: every fix $want" "$said"
+	done
+	[ $rc -eq 0 ] && [ "$(jq -r .gate.status "$r")" = pass ] && t_ok "make verify TREE= exits 0, gate pass" ||
+		t_fail "make verify TREE= exits 0, gate pass" "exit $rc, gate $(jq -r .gate.status "$r"): $(grep 'error:' "$tmp/verify.log" | tail -1)"
+fi
+[ "$(digest "$t")" = "$before" ] && t_ok "the input tree is unchanged (its listing's digest before and after)" ||
+	t_fail "the input tree is unchanged"
+t_done

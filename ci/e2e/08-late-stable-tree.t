@@ -1,11 +1,17 @@
 #!/bin/sh
-# A tree of the era, made from a pinned release with what a late stable
-# release adds where a hand hunk anchors: v2.6.28 plus the four compat
-# declarations 2.6.28.y appended at the end of include/linux/compat.h,
-# exactly where CVE-2010-3081's hunk adds its own.  `make verify TREE=`
-# merges that hunk three ways against the pinned release (scripts/merge3.sh),
-# the tree's patch says so, and the kernel goes VULNERABLE unpatched to
-# SURVIVED patched for every fix; the tree itself comes out unchanged.
+# A tree of the era, made from a pinned release with what late stable and
+# vendor trees carry, goes to a verdict (docs/trees.md):
+#  - v2.6.28 plus the four compat declarations 2.6.28.y appended at the end
+#    of include/linux/compat.h, exactly where CVE-2010-3081's hunk adds its
+#    own: `make verify TREE=` merges that hunk three ways against the
+#    pinned release (scripts/merge3.sh) and the tree's patch says so;
+#  - and a Kconfig option (OOM_KILLER, default y, as a Linux-VServer tree
+#    has) that gates out_of_memory(), which allnoconfig leaves off and the
+#    link then misses: the tree builds with its owner's configuration
+#    (CONFIG=, here the kit's own v2.6.28 .config, which predates the
+#    option) plus the kit's symbols, oldconfig giving the option its default.
+# The kernel goes VULNERABLE unpatched to SURVIVED patched for every fix,
+# exit 0, and the tree comes out unchanged.
 . ci/e2e/lib.sh
 b=v2.6.28
 need_source "$b" "a late stable tree ($b with a stable addition at a hunk's anchor)" || { t_done; exit; }
@@ -38,6 +44,10 @@ awk '
 		print "\t\t\t\t  int flags, int mode);"
 		print ""
 	}' "$t/include/linux/compat.h" >"$tmp/compat.h" && mv "$tmp/compat.h" "$t/include/linux/compat.h"
+# the vendor option: out_of_memory() only under CONFIG_OOM_KILLER
+awk '/^void out_of_memory\(/ { print "#ifdef CONFIG_OOM_KILLER"; f = 1 } { print } f && /^}/ { print "#endif"; f = 0 }' \
+	"$t/mm/oom_kill.c" >"$tmp/oom_kill.c" && mv "$tmp/oom_kill.c" "$t/mm/oom_kill.c"
+printf '\nconfig OOM_KILLER\n\tbool "The out-of-memory killer (a vendor option)"\n\tdefault y\n' >>"$t/mm/Kconfig"
 digest() { sh scripts/fetch.sh --listing "$1" | sha256sum | cut -d' ' -f1; }
 before=$(digest "$t")
 i=$(grep -l '^commit c41d68a513c7' "backports/$b"/*.patch)
@@ -47,9 +57,22 @@ else
 	t_ok "the fixture: ${i##*/} no longer applies to the tree as it is"
 fi
 o=$tmp/out
-OUT=$o TREE=$t sh scripts/verify.sh >"$tmp/verify.log" 2>&1
+# the owner's configuration: the kit's own $b kernel's (the build cache
+# serves it when make check's builds have made it)
+if OUT=$o sh scripts/build.sh unpatched "$b" >"$tmp/ref.log" 2>&1 && ! grep -q OOM_KILLER "$o/$b/unpatched/.config"; then
+	t_ok "the owner's configuration: the kit's $b .config, which has no OOM_KILLER"
+else t_fail "the kit's $b kernel for its .config" "$(tail -2 "$tmp/ref.log")"; fi
+cp "$o/$b/unpatched/.config" "$tmp/owner.config"
+OUT=$o TREE=$t CONFIG=$tmp/owner.config sh scripts/verify.sh >"$tmp/verify.log" 2>&1
 rc=$?
 n=tree-${t##*/} r=$o/$n/result.json
+for k in unpatched patched; do
+	[ "$(jq -r --arg k $k '.build[$k].config.from' "$r" 2>/dev/null)" = "CONFIG=$tmp/owner.config" ] &&
+		jq -e --arg k $k '.build[$k].config.required_checked | index("CONFIG_IA32_EMULATION=y")' "$r" >/dev/null &&
+		grep -qx CONFIG_OOM_KILLER=y "$o/$n/$k/.config" &&
+		t_ok "$k: built with CONFIG= plus the kit's $(jq -r --arg k $k '.build[$k].config.required_checked | length' "$r") symbols, each checked and named in result.json; OOM_KILLER=y by its default" ||
+		t_fail "$k: built with the owner's configuration" "$(jq -c --arg k $k '.build[$k] | {status, stage, error, config}' "$r" 2>/dev/null)"
+done
 sed -n 's/^.*series *\(.*merged three ways.*\)$/# \1/p' "$tmp/verify.log"
 p=$o/$n/tree-series/${i##*/}
 grep -q "^  include/linux/compat.h: hand hunk .*, merged three ways; the tree and the change both add lines at 1 place(s), kept both, the tree's first (git merge-file; base: include/linux/compat.h of $b at " "$p" 2>/dev/null &&

@@ -108,17 +108,17 @@ refused "the default ./out, unmarked, with something else in it: refused, saying
 	"OUT=$kit/out (the default, the kit's ./out) is not an output folder the kit made"
 
 # NAME and BRANCH: plain names, refused before anything is written.
-mktree() { # mktree DIR SUBLEVEL FILE...: a stub tree detect.sh recognises
+mktree() { # mktree DIR SUBLEVEL FILE...: a stub tree detect.sh recognises (with v2.6.SUBLEVEL's fix sites)
 	_d=$1 _s=$2; shift 2; mkdir -p "$_d"
 	printf 'VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = %s\nEXTRAVERSION =\nNAME = x\n' "$_s" >"$_d/Makefile"
 	for _f in kernel/fork.c kernel/exit.c fs/exec.c fs/binfmt_elf.c mm/mmap.c init/main.c \
 		include/linux/sched.h arch/x86/Kconfig arch/x86/kernel/process_64.c \
-		scripts/Makefile.build scripts/Kbuild.include "$@"; do
+		scripts/Makefile.build scripts/Kbuild.include $(sh "$root/scripts/detect.sh" --sites "v2.6.$_s") "$@"; do
 		mkdir -p "$_d/$(dirname "$_f")"; : >"$_d/$_f"
 	done
 }
 mktree "$tmp/v32" 32 kernel/perf_event.c
-mktree "$tmp/v31" 31 kernel/perf_counter.c
+mktree "$tmp/v27" 27 include/asm-x86/thread_info.h
 # one_line NAME PATTERN CMD...: exit 2, one line matching, OUT never made.
 one_line() {
 	_n=$1 _p=$2; shift 2
@@ -168,7 +168,7 @@ one_line "make series TREE=<not a kernel tree> is refused by the tree's check" "
 	make -s series TREE="$tmp/home"
 one_line "make series TREE=<missing> is refused" "is not a folder" \
 	make -s series TREE="$tmp/nope"
-one_line "make series TREE=<2.6.31 tree> BRANCH=v2.6.32: the conflict is refused" "v2.6.32.*drop BRANCH=" \
-	make -s series TREE="$tmp/v31" BRANCH=v2.6.32
+one_line "make series TREE=<2.6.27 tree> BRANCH=v2.6.32: the conflict is refused" "v2.6.32.*drop BRANCH=" \
+	make -s series TREE="$tmp/v27" BRANCH=v2.6.32
 t_check "backports/ is untouched by all of it" sh -c "[ -z \"\$(find '$root/backports' -newer '$tmp/start' | head -1)\" ]"
 t_done

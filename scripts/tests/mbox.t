@@ -242,7 +242,7 @@ bad "debian-6.1 has no series" "carries the fix itself" BRANCH=debian-6.1
 v=$tmp/vendor
 for f in Makefile kernel/fork.c kernel/exit.c fs/exec.c fs/binfmt_elf.c mm/mmap.c init/main.c \
 	include/linux/sched.h arch/x86/Kconfig arch/x86/kernel/process_64.c scripts/Makefile.build \
-	scripts/Kbuild.include kernel/perf_event.c; do mkdir -p "$(dirname "$v/$f")"; : >"$v/$f"; done
+	scripts/Kbuild.include kernel/perf_event.c $(sh scripts/detect.sh --sites v2.6.32); do mkdir -p "$(dirname "$v/$f")"; : >"$v/$f"; done
 printf 'VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 32\n' >"$v/Makefile"
 bad "TREE= without its tree-series" "no series for TREE=$v in $OUT/bad/tree-series; make it first" TREE="$v"
 # KERNEL_GIT is never an option to git, even on mbox's own path to the

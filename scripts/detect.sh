@@ -98,6 +98,17 @@ fi
 few() { echo $* | awk '{ for (i = 1; i <= NF && i <= 3; i++) printf "%s%s", (i > 1 ? ", " : ""), $i; if (NF > 3) printf ", ..." }'; }
 [ -z "$lacks" ] ||
 	die 2 "TREE=$tree is incomplete: it lacks $(few $lacks) ($(echo $lacks | wc -w) of $(echo $CORE | wc -w) files every kernel tree has; an interrupted copy?); copy the whole tree again"
+# A symlink out of the tree: the build would read what it points at, which
+# the tree's name (the digest of its listing, where a link is its target's
+# name) does not cover: another file there would be another kernel under
+# the same name.
+real=$(cd "$tree" && pwd -P)
+esc=$(cd "$real" && find . -type l -print | while IFS= read -r l; do
+	t=$(readlink -f -- "$l") || t=
+	case $t in "$real"/*) ;; *) printf '%s -> %s' "${l#./}" "$(readlink -- "$l")"; break ;; esac
+done)
+[ -z "$esc" ] ||
+	die 2 "TREE=$tree has a symlink out of the tree ($esc): the kit names a tree by its content and would build from a file outside it; give a copy with the links resolved (cp -rL)"
 
 mkv() { sed -n "s/^$1 *= *\([0-9]*\).*/\1/p" "$mf" | head -1; }
 v=$(mkv VERSION).$(mkv PATCHLEVEL)
@@ -196,7 +207,9 @@ fi
 # One release named, with fix sites: they decide.
 if [ -n "$cand" ] && [ "$cand" = "${cand%% *}" ] && [ -n "$csites" ]; then
 	[ -n "$cmiss" ] || accepted "$cand" "its Makefile and its fix sites"
-	if [ "$(echo $fit | wc -w)" -eq 1 ]; then
+	# (a branch with no fix sites, debian-6.1, is no advice for a tree
+	# whose Makefile names a release that has them)
+	if [ "$(echo $fit | wc -w)" -eq 1 ] && [ -f "$KIT_ROOT/backports/$fit/series" ]; then
 		die 2 "TREE=$tree: its Makefile says $base but $(looks), and it lacks $(lacking "$cand" "$csites" "$cmiss"); pass BRANCH=$fit to build it as $fit, or fix the Makefile"
 	fi
 	die 2 "TREE=$tree: its Makefile says $base but it lacks $(lacking "$cand" "$csites" "$cmiss"); give a $cand tree that has them, or pass BRANCH=<name> of the release its code is"

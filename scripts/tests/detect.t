@@ -110,4 +110,17 @@ mkdir "$tmp/proj"; printf 'all:\n\ttrue\n' >"$tmp/proj/Makefile"
 refused "a folder with some other Makefile is no kernel tree" "no kernel Makefile" "$tmp/proj"
 refused "a TREE that does not exist" "is not a folder" "$tmp/nope"
 refused "--sites of an unknown branch" "unknown branch 'v9'" --sites v9
+
+# A symlink out of the tree: its target is not the tree's content (the
+# tree's name would not change with it), so the tree is refused up front;
+# a link inside the tree is content like any file.
+mktree "$tmp/inlink" 2.6.32 "" v2.6.32 $LATER kernel/perf_event.c
+ln -s exec.c "$tmp/inlink/fs/exec-alias.c"
+is "a symlink inside the tree is content like any file" v2.6.32 "$tmp/inlink"
+mktree "$tmp/outlink" 2.6.32 "" v2.6.32 $LATER kernel/perf_event.c
+echo '/* elsewhere */' >"$tmp/outside.c"
+rm "$tmp/outlink/fs/exec.c"; ln -s "$tmp/outside.c" "$tmp/outlink/fs/exec.c"
+refused "a symlink out of the tree is refused, naming it and where it points" \
+	"has a symlink out of the tree (fs/exec.c -> $tmp/outside.c).*cp -rL" "$tmp/outlink"
+refused "... also with BRANCH=" "has a symlink out of the tree" "$tmp/outlink" v2.6.32
 t_done

@@ -12,7 +12,10 @@
 # Every figure comes from the run's files: <OUT>/<b>/result.json (verdicts,
 # tests, seconds, signatures, provenance), the console log each verdict
 # names (the oops excerpt), <MUTANTS_OUT>/<b>/result.json .mutants (why a
-# patch is needed), <OUT>/<b>/picks/*.json (scripts/pick.sh).  The patch
+# patch is needed), <OUT>/<b>/picks/*.json (scripts/pick.sh); the summary,
+# "What to ship" and "Open items" come first (scripts/summary.sh and
+# scripts/ship.sh: gate records, mbox, picks).  The page fits a 1366 px
+# window: cells, lists and code break long words instead of scrolling.  The patch
 # table reads the series the run verified (its provenance names it) and
 # says so when that series changed since.  Everything read is HTML-escaped.
 #
@@ -72,9 +75,10 @@ style() {
 <style>
 body { font: 14px/1.45 sans-serif; margin: 1.5em auto; max-width: 76em; padding: 0 1em; color: #1b1b1b; }
 h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { border-bottom: 2px solid #ccc; margin-top: 1.8em; }
-table { border-collapse: collapse; margin: .6em 0; } th, td { border: 1px solid #bbb; padding: .3em .5em; vertical-align: top; text-align: left; }
+table { border-collapse: collapse; margin: .6em 0; max-width: 100%; } th, td { border: 1px solid #bbb; padding: .3em .5em; vertical-align: top; text-align: left; }
 th { background: #eee; } code, pre { font-family: monospace; font-size: .92em; }
-pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5em; overflow-x: auto; white-space: pre-wrap; }
+th, td, li, p, code { overflow-wrap: anywhere; }
+pre { background: #f6f6f6; border: 1px solid #ddd; padding: .5em; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 .verdict { font-weight: bold; font-size: 1.15em; display: block; }
 .VULNERABLE { background: #fde2e1; } .SURVIVED { background: #dff3df; } .REGRESSED { background: #fff0c2; } .INCONCLUSIVE { background: #e6e6f5; }
 .pass { background: #dff3df; font-weight: bold; } .fail { background: #fde2e1; font-weight: bold; }
@@ -284,12 +288,15 @@ render() {
 	2) echo '<p class="summary"><b>Summary:</b> no branch of this run has a gate record (<code>make verify</code> writes it): nothing was judged.</p>' ;;
 	*) die 1 "scripts/summary.sh --html failed (exit $_src) on OUT=$OUT; nothing replaced" ;;
 	esac
+	# what a release manager ships, and what the run does not prove
+	sh "$KIT_ROOT/scripts/ship.sh" --html || die 1 "scripts/ship.sh --html failed on OUT=$OUT; nothing replaced"
+	echo '<h2 id="source">Where the figures come from</h2>'
 	printf '<p>Rendered by <code>make report</code> on %s from the result files of one run (<code>&lt;OUT&gt;/&lt;branch&gt;/result.json</code>); every figure comes from that run, none from an earlier report. Verdicts recorded:</p><ul>\n' "$(date -u +%F)"
 	for b in $(branches); do
 		J "$OUT/$b/result.json" '"<li>\(.branch | @html): \(.provenance.recorded_at // "time not recorded" | @html), kit \(.provenance.kit_commit // "?" | @html)</li>"'
 	done
 	echo '</ul>'
-	echo '<p><a href="#matrix">Verdict matrix</a> &middot; <a href="#patches">Patches</a> &middot; <a href="#oops">Oops excerpts</a> &middot; <a href="#picks">Picks</a> &middot; <a href="#provenance">Provenance</a></p>'
+	echo '<p><a href="#ship">What to ship</a> &middot; <a href="#open">Open items</a> &middot; <a href="#matrix">Verdict matrix</a> &middot; <a href="#patches">Patches</a> &middot; <a href="#oops">Oops excerpts</a> &middot; <a href="#picks">Picks</a> &middot; <a href="#provenance">Provenance</a></p>'
 	matrix
 	patches
 	oopses

@@ -69,6 +69,12 @@ render() {
 	*) die 1 "scripts/summary.sh failed (exit $_src) on OUT=$OUT; $dst left as it was" ;;
 	esac
 	echo
+	# what a release manager ships, and what the run does not prove
+	# (scripts/ship.sh: "What to ship", "Open items")
+	sh "$KIT_ROOT/scripts/ship.sh" || die 1 "scripts/ship.sh failed on OUT=$OUT; $dst left as it was"
+	echo
+	echo "## Where the figures come from"
+	echo
 	echo "Rendered by \`make report\` on $(date -u +%F) from the result files of one"
 	echo "run (\`<OUT>/<branch>/result.json\`); every figure comes from a run, not"
 	echo "from a hand, and no table is carried over from an earlier report."

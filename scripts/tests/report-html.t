@@ -21,6 +21,7 @@ o=$t/out
 for b in v2.6.32 v2.6.26; do
 	mkdir -p "$o/$b/unpatched/verify" "$o/$b/patched/verify"
 	jq --arg s "$(digest "backports/$b")" '.provenance.series_sha256 = $s' "$F/$b.result.json" >"$o/$b/result.json"
+	cp "$F/$b.gate.json" "$o/$b/gate.json"
 done
 cp "$L/vulnerable-v2.6.32-timer-in-genregs_get.log" "$o/v2.6.32/unpatched/verify/boot-1.log"
 cp "$L/survived-debian-6.1.log" "$o/v2.6.32/patched/verify/boot-1.log"
@@ -40,6 +41,39 @@ out=$(report); rc=$?
 [ $rc -eq 0 ] && [ -s "$h" ] && cmp -s "$h" "$o/report.html" &&
 	t_ok "make report writes results.html beside results.md, and the same page to OUT/report.html" ||
 	t_fail "report writes the page" "rc=$rc $out"
+
+# 1b. under the summary: what to ship and what is open, in both outputs,
+# from the run's files (gate, mbox, picks, provenance) and the change folders
+md=$t/docs/results.md
+flat() { tr '\n' ' ' <"$1"; }
+[ "$(awk '/^\| v2.6.32 \| pass \|/ { getline; getline; print; exit }' "$md")" = '## What to ship' ] &&
+	[ "$(grep -n '^## Open items$' "$md" | cut -d: -f1)" -gt "$(grep -n '^## What to ship$' "$md" | cut -d: -f1)" ] &&
+	flat "$h" | grep -q '</table> *<h2 id="ship">What to ship</h2>.*<h2 id="open">Open items</h2>.*<h2 id="source">' &&
+	t_ok "results.md and the page: 'What to ship' right under the summary matrix, then 'Open items'" ||
+	t_fail "the two sections under the summary" "$(grep -n '^## ' "$md" | head -4)"
+d32=$(digest backports/v2.6.32)
+grep -qF -- '- **v2.6.26**: nothing to ship: gate fail' "$md" &&
+	grep -qF -- '  - mbox: not made in this run: `make mbox BRANCH=v2.6.32`' "$md" &&
+	grep -qF -- '  - picks: none made in this run (`make pick BRANCH=v2.6.32 ARCHES=...`)' "$md" &&
+	grep -qF -- "  - series sha256 (verified): \`$d32\`" "$md" &&
+	flat "$h" | grep -qF "<li><b>v2.6.26</b>: nothing to ship: gate fail</li>" &&
+	t_ok "what to ship: v2.6.26 nothing (gate fail); v2.6.32 no mbox, no pick (the commands that make them), the verified series' sha256" ||
+	t_fail "what to ship, nothing made" "$(sed -n '/^## What to ship/,/^## Open/p' "$md")"
+# open items: the patches that touch only another architecture's files,
+# each change's Mainline-checked: line, the failed gate
+only=$(for b in v2.6.26 v2.6.32; do for p in $(grep -v '^#' backports/$b/series); do
+	git apply --numstat "backports/$b/$p" | awk -F'\t' '$3 !~ /^(arch\/|include\/asm-)/ || $3 ~ /^(arch\/x86|include\/asm-(x86|generic))/ { x = 1 } END { exit x }' &&
+		sed -n 's/^Subject: //p' "backports/$b/$p" | head -1
+done; done | sort -u | paste -sd'|' -)
+mj=$(sed -n 's/^Mainline: //p' backports/fixes/*/changes/J-*/INFO)
+grep -q '^  - B (sparc): not in a cross run of this output root (`make cross BRANCH=v2.6.26`); never booted (v2.6.26, v2.6.32)$' "$md" &&
+	grep -q '^  - E (powerpc): ' "$md" && [ "$(sed -n '/^- compiled at most, never booted/,/^- [^ ]/p' "$md" | grep -c '^  - ')" -eq 2 ] &&
+	[ "$only" = "powerpc: TIF_ABI_PENDING bit removal|sparc: TIF_ABI_PENDING bit removal" ] &&
+	grep -qF -- "  - J ($mj): unconfirmed: written 2010-09-14" "$md" &&
+	grep -qF -- '  - v2.6.26: gate fail: patched: verdict REGRESSED, must be SURVIVED' "$md" &&
+	flat "$h" | grep -qF '<li>B (sparc): not in a cross run of this output root (<code>make cross BRANCH=v2.6.26</code>); never booted (v2.6.26, v2.6.32)</li>' &&
+	t_ok "open items: B (sparc) and E (powerpc) never booted (only their patches touch no x86 or generic file), J's tag unconfirmed, v2.6.26's gate" ||
+	t_fail "open items" "only=$only" "$(sed -n '/^## Open items/,/^## Where/p' "$md" | head -8)"
 
 # 2. escaping: what the files hold is shown as text, never as markup
 grep -q '<script' "$h" && t_fail "no <script> element in the page" "$(grep -o '.\{30\}<script.\{30\}' "$h" | head -2)" ||
@@ -92,6 +126,25 @@ out=$(page); rc=$?
 [ $rc -eq 0 ] && grep -q '<td>v2.6.32</td><td>x86_64</td><td>x86_64</td><td>6 patches, 15 files, +55 &minus;78</td>' "$h" &&
 	! grep -q 'picks-none' "$h" && grep -q '<b>H</b> .*(optional)' "$h" &&
 	t_ok "a pick record (OUT/<b>/picks/*.json) renders: its size, each patch's reason, H optional" || t_fail "picks rendered" "rc=$rc $out"
+# what to ship names the pick and, once make mbox wrote it, the mbox
+mkdir -p "$o/v2.6.32/mbox"; : >"$o/v2.6.32/mbox/series.mbox"
+printf 'x.patch: 0 errors\n\ntotal: 11 mails, 0 errors of ours, 0 errors on upstream'"'"'s own lines, 3 warnings\n' >"$o/v2.6.32/mbox/checkpatch.txt"
+out=$(page); rc=$?
+[ $rc -eq 0 ] && flat "$h" | grep -qF "<li>mbox: <code>&lt;OUT&gt;/v2.6.32/mbox/series.mbox</code> (checkpatch.txt: 11 mails, 0 errors of ours, 0 errors on upstream&#39;s own lines, 3 warnings)</li>" &&
+	flat "$h" | grep -qF '<li>pick for x86_64: <code>.../v2.6.32/pick-x86_64</code>, 6 patches (A C D F G H), sha256 <code>2f08b09db41f</code>; proven: not verified in this run' &&
+	t_ok "what to ship: the mbox make mbox wrote (its checkpatch total) and the pick for x86_64 (its patches, sha256, not verified)" ||
+	t_fail "what to ship, mbox and pick" "rc=$rc $out" "$(sed -n '/id="ship"/,/id="open"/p' "$h")"
+# a cross cell that compiled B is said; a gate's words are escaped
+mkdir -p "$t/o3/v2.6.32" "$t/o3/v2.6.26"
+jq '.cross = {cells: {sparc64: {status: "ok", changed_functions: [{change: "B-sparc-tif_abi_pending", object: "fs/exec.o", kind: "changed", function: "flush_thread"}]}}}' \
+	"$o/v2.6.32/result.json" >"$t/o3/v2.6.32/result.json"
+cp "$o/v2.6.26/result.json" "$t/o3/v2.6.26/result.json"; cp "$o/v2.6.32/gate.json" "$t/o3/v2.6.32/gate.json"
+jq '.reasons = ["<b>bold</b> & more"]' "$o/v2.6.26/gate.json" >"$t/o3/v2.6.26/gate.json"
+out=$(OUT=$t/o3 sh scripts/ship.sh --html 2>&1); rc=$?
+[ $rc -eq 0 ] && printf '%s' "$out" | grep -qF '<li>B (sparc): compiled in the cross cells v2.6.32 sparc64 (ok); never booted (v2.6.26, v2.6.32)</li>' &&
+	printf '%s' "$out" | grep -qF '<li>v2.6.26: gate fail: &lt;b&gt;bold&lt;/b&gt; &amp; more</li>' &&
+	t_ok "open items: a cross cell that objdiffed B's function is named; a gate reason holding markup is escaped" ||
+	t_fail "cross cell named, reason escaped" "rc=$rc $out"
 # 7. a series changed since the run is said, not passed off as the run's
 jq '.provenance.series_sha256 = "0000000000000000000000000000000000000000000000000000000000000000"' "$F/v2.6.26.result.json" >"$t/x" &&
 	mv "$t/x" "$o/v2.6.26/result.json"
@@ -152,5 +205,36 @@ chromium_run --hide-scrollbars --window-size=1400,1000 --screenshot="$png" "file
 [ $rc -eq 0 ] && [ "$(head -c 8 "$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
 	[ "$(wc -c <"$png")" -gt 20000 ] &&
 	t_ok "a screenshot next to the page: ${png##*/}, $(wc -c <"$png") bytes of PNG" || t_fail "screenshot" "exit $rc: $CHROMIUM_ERR"
+# 10. in a 1366x900 window (a laptop's): the summary sentence is the first
+# text under the title, and nothing scrolls sideways.  The page carries no
+# script (section 2), so a copy of it gets one that writes what the
+# browser measured into the DOM Chromium dumps.
+m=$t/measure.html
+sed 's#</body>#<script>(function () { var d = document.documentElement, p = document.createElement("pre"), l = document.body.innerText.split("\\n").filter(function (s) { return s.trim() != ""; }); p.id = "kit-measure"; p.textContent = "scroll=" + d.scrollWidth + " client=" + d.clientWidth + "\\nfirst=" + l[0] + "\\nsecond=" + l[1]; document.body.appendChild(p); })();</script></body>#' "$h" >"$m"
+chromium_run --window-size=1366,900 --dump-dom "file://$m" >"$t/m.dom"; rc=$?
+meas=$(sed -n '/<pre id="kit-measure">/,/<\/pre>/p' "$t/m.dom" | sed 's/.*<pre id="kit-measure">//; s#</pre>.*##; s/&amp;/\&/g')
+sw=$(printf '%s\n' "$meas" | sed -n 's/^scroll=\([0-9]*\) client=.*/\1/p')
+cw=$(printf '%s\n' "$meas" | sed -n 's/^scroll=[0-9]* client=\([0-9]*\)$/\1/p')
+sentence=$(sed -n 's/^\*\*Summary:\*\* //p' "$md")
+if [ $rc -ne 0 ] || [ -z "$sw" ] || [ -z "$cw" ]; then
+	t_fail "Chromium measures the page at 1366x900" "exit $rc: $CHROMIUM_ERR"
+else
+	[ "$(printf '%s\n' "$meas" | sed -n 's/^first=//p')" = "Stable-branch backport kit: results" ] &&
+		[ "$(printf '%s\n' "$meas" | sed -n 's/^second=//p')" = "Summary: $sentence" ] && [ -n "$sentence" ] &&
+		t_ok "at 1366x900 the first text under the title is the summary sentence (results.md's)" ||
+		t_fail "the summary first in the browser" "$meas" "want: Summary: $sentence"
+	[ "$cw" -gt 1300 ] && [ "$cw" -le 1366 ] && [ "$sw" -le 1366 ] && [ "$sw" -le "$cw" ] &&
+		t_ok "at 1366x900 nothing scrolls sideways: scrollWidth $sw <= the window's $cw px" ||
+		t_fail "no sideways scrolling at 1366 px" "scrollWidth $sw, clientWidth $cw"
+fi
+# narrower still (the page before its tables wrapped needed 1209 px, so
+# 1366 alone would not catch a table that stopped wrapping)
+chromium_run --window-size=1024,768 --dump-dom "file://$m" >"$t/m2.dom"
+m2=$(sed -n 's/.*<pre id="kit-measure">scroll=\([0-9]*\) client=\([0-9]*\)$/\1 \2/p' "$t/m2.dom")
+[ -n "$m2" ] && [ "${m2% *}" -le "${m2#* }" ] && [ "${m2#* }" -le 1024 ] &&
+	t_ok "at 1024x768 too: scrollWidth ${m2% *} <= the window's ${m2#* } px (long paths and tables wrap)" ||
+	t_fail "no sideways scrolling at 1024 px" "scrollWidth/clientWidth: '$m2' $CHROMIUM_ERR"
+grep -q '<h2 id="ship">What to ship</h2>' "$t/m.dom" && grep -q '<h2 id="open">Open items</h2>' "$t/m.dom" &&
+	t_ok "the rendered page has both sections under their headings" || t_fail "sections in the DOM"
 [ -z "${REPORT_HTML_T_KEEP:-}" ] || cp "$h" "$png" "$REPORT_HTML_T_KEEP/"
 t_done

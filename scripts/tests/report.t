@@ -28,6 +28,13 @@ out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
 grep -q '<h1>Stable-branch backport kit: results</h1>' "$t/r.html" &&
 	sed -n '/<h1>/,$p' "$t/r.html" | sed -n 2p | grep -q '^<p class="summary"><b>Summary:</b> CVE-2010-0307: NOT FIXED on 1' &&
 	t_ok "the HTML page too: the summary is the first text after the title" || t_fail "HTML summary first" "$(grep -A2 '<h1>' "$t/r.html")"
+# then what to ship and what is open (scripts/ship.sh), in both outputs
+[ "$(awk '/^\| v2.6.32 \| \*\*FAIL\*\* \|/ { getline; getline; print; exit }' "$t/r.md")" = '## What to ship' ] &&
+	grep -qxF -- '- **v2.6.32**: nothing to ship: gate fail' "$t/r.md" &&
+	sed -n '/^## Open items$/,/^## /p' "$t/r.md" | grep -qxF -- '  - v2.6.32: gate fail: patched: verdict REGRESSED, must be SURVIVED (failing: regress: aout argv)' &&
+	grep -q '<h2 id="ship">What to ship</h2>' "$t/r.html" && grep -q '<h2 id="open">Open items</h2>' "$t/r.html" &&
+	t_ok "under the matrix: 'What to ship' (nothing: gate fail) and 'Open items' (the failed gate), in results.md and the page" ||
+	t_fail "what to ship, open items" "$(sed -n '/^## What to ship/,/^## Where/p' "$t/r.md")"
 grep -q 'stale-row-from-old-report' "$t/r.md" && t_fail "nothing is carried over from the previous report" ||
 	t_ok "nothing is carried over from the previous report (mutants: not measured here)"
 grep -q 'v2.6.32: 2026-12-04T10:00:00Z, kit abc1234' "$t/r.md" && t_ok "the report says when and by which kit commit the verdicts were measured" ||

@@ -34,7 +34,7 @@ help:
 	@echo '  make new-fix CVE=<id> UPSTREAM="<id> ..."  draft backports/fixes/<CVE>/ from the commits'
 	@echo '                           as KERNEL_GIT carries them: FIX, changes with hunks where they'
 	@echo '                           apply, skeletons; prints what is left by hand (FROM_SOURCE=)'
-	@echo '  make mbox BRANCH=b       the series as mails git am takes, upstream changelog and chain (SIGNOFF=1 signs)'
+	@echo '  make mbox BRANCH=b       the series as mails git am takes and a cover letter, upstream changelog and chain (SIGNOFF=1 signs; MBOX_TO=/MBOX_CC= address them)'
 	@echo '  make mutants BRANCH=b    drop each patch in turn, and each whole fix; show which fix'"'"'s'
 	@echo '                           verdict catches it (MUTANTS="<letter> <fix> ...";'
 	@echo '                           default: $(shell sh scripts/mutants.sh --list))'

@@ -2,16 +2,27 @@
 # mbox.sh [BRANCH]: a security series as mails `git am` takes, in the
 # stable-queue form, written to $OUT/<name>/mbox/:
 #
-#   NNNN-<patch>        one "[PATCH n/m]" mail per patch, in series order
-#   series.mbox         all of them, for one `git am series.mbox`
+#   0000-cover-letter.patch  "[PATCH <branch> 0/m]": what the series fixes
+#                       (each CVE and its title, from backports/fixes/),
+#                       the proof of this OUT's make verify (each fix's
+#                       verdict unpatched -> patched) or that there is none,
+#                       where the report is, and how each file was made
+#   NNNN-<patch>        one "[PATCH <branch> n/m]" mail per patch, in
+#                       series order
+#   series.mbox         the patch mails, for one `git am series.mbox`; the
+#                       cover letter is not in it: it has no diff, and git
+#                       am stops at an empty patch ("Patch is empty.")
 #   checkpatch.txt      what the branch's own scripts/checkpatch.pl said
 #
 # Each mail: From: and Date: of the upstream author, the upstream subject,
 # "commit <id> upstream.", upstream's changelog with its sign-off chain,
-# our "[ backport: ... ]" lines (the patch's [ adapted: ] notes and how each
-# file was made), the backporter's Signed-off-by (SIGNOFF=1 only, from
-# git config, never made up), then the patch's diffstat and diff as the
-# series has them, so the mails give the tree quilt gives.
+# the backporter's notes "[ <name>: Backported to <branch>: <why> ]" (the
+# patch's [ adapted: ] notes; <name> is git config user.name with
+# SIGNOFF=1, else the kit's name), the backporter's Signed-off-by
+# (SIGNOFF=1 only, from git config, never made up), then the patch's
+# diffstat and diff as the series has them, so the mails give the tree
+# quilt gives.  The kit's own "made by the kit (make series)" lines of each
+# patch go to the cover letter, not into the mails.
 #
 # Upstream's text is read at run time from KERNEL_GIT and never kept in
 # this repository: the upstream commit itself, or a backport of it that
@@ -27,10 +38,21 @@
 #                          the branch, names the output)
 #   SIGNOFF=1              add the backporter's Signed-off-by
 #   CHECKPATCH=<file>      run that checkpatch.pl instead of the branch's own
+#   MBOX_TO, MBOX_CC       To: and Cc: of every mail and the cover letter
+#                          (addresses, comma-separated); from the
+#                          environment only (the kit's config file takes
+#                          no other keys); unset: no To:/Cc: header
 #
-# Exit 0: written.  1: a step failed, or a mail has a checkpatch ERROR that
-# is ours (the mails then go to mbox.rejected/; mbox/ stays as it was).
-# 2: bad input.  3: a remote KERNEL_GIT cannot be reached.
+# Without SIGNOFF=1 a mail whose upstream text the source lacks has no
+# Signed-off-by at all: it is written all the same, named on stderr (one
+# line a mail) and in checkpatch.txt, and checkpatch's "Missing
+# Signed-off-by" on it is not counted as an error: the run made the
+# unsigned mails it was asked for.  Sign them (SIGNOFF=1) before sending.
+#
+# Exit 0: written.  1: a step failed, or a mail has a checkpatch ERROR
+# (ours, or on upstream's own lines; the mails then go to mbox.rejected/;
+# mbox/ stays as it was).  2: bad input.  3: a remote KERNEL_GIT cannot be
+# reached.
 set -eu
 . "$(dirname "$0")/lib.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
@@ -48,6 +70,24 @@ case ${SIGNOFF:-} in '' | 0 | 1) ;; *)
 	die 2 "SIGNOFF='$SIGNOFF' is neither 1 nor 0; SIGNOFF=1 adds your Signed-off-by (git config user.name/user.email)" ;;
 esac
 
+# check_recipients VAR: VAR (MBOX_TO or MBOX_CC) is unset, or one header
+# line of comma-separated addresses, each with an @ (a newline would
+# start another header in every mail).
+check_recipients() {
+	eval "_rv=\${$1:-}"
+	[ -n "$_rv" ] || return 0
+	_rc=$(printf '\r') _rt=$(printf '\t')
+	case $_rv in *"
+"* | *"$_rc"* | *"$_rt"*)
+		die 2 "$1 holds a line break or tab; give the addresses on one line, comma-separated" ;;
+	esac
+	_rn=$(printf '%s\n' "$_rv" | tr ',' '\n' | grep -vc '@') || :
+	[ "$_rn" -eq 0 ] ||
+		die 2 "$1='$_rv' has an entry that is no mail address; give addresses, comma-separated, e.g. $1='stable@vger.kernel.org'"
+}
+check_recipients MBOX_TO
+check_recipients MBOX_CC
+
 # resolve_series: BRANCH, NAME and sdir (the quilt series to mail).
 resolve_series() {
 	if [ -n "${TREE:-}" ]; then
@@ -61,6 +101,7 @@ resolve_series() {
 		sdir=$OUT/$NAME/tree-series
 		[ -r "$sdir/series" ] ||
 			die 2 "no series for TREE=$TREE in $sdir; make it first: make series TREE=$TREE NAME=$NAME"
+		verify_cmd="make verify TREE=$TREE NAME=$NAME"
 		return 0
 	fi
 	load_branch "$BRANCH"
@@ -73,6 +114,8 @@ resolve_series() {
 		die 2 "backports/$BRANCH/series is missing; run 'make series BRANCH=$BRANCH' first"
 	fi
 	sdir=$(cd "$sdir" && pwd)
+	verify_cmd="make verify BRANCH=$BRANCH${SERIES_DIR:+ SERIES_DIR=$SERIES_DIR}"
+	[ "$NAME" = "$BRANCH" ] || verify_cmd="$verify_cmd NAME=$NAME"
 }
 
 # check_patches: every patch the series names exists and is one the kit
@@ -252,10 +295,12 @@ upstream_text() {
 }
 
 # parse_patch PATCH PREFIX: the kit's patch header into PREFIX.{from,
-# subject,id}, its bracket notes into PREFIX.notes, our own explanation
-# into PREFIX.expl and everything from "---" on into PREFIX.tail.
+# subject,id}, its bracket notes into PREFIX.notes, the kit's "[ <branch>:
+# made by the kit (make series): ... ]" block into PREFIX.made (for the
+# cover letter), our own explanation into PREFIX.expl and everything from
+# "---" on into PREFIX.tail.
 parse_patch() {
-	: >"$2.notes"; : >"$2.expl"
+	: >"$2.notes"; : >"$2.expl"; : >"$2.made"
 	awk -v p="$2" '
 	part == "" && /^$/ { part = "body"; next }
 	part == "" { if (sub(/^From: /, "")) print > (p ".from")
@@ -265,25 +310,27 @@ parse_patch() {
 	part == "body" && /^---$/ { part = "tail" }
 	part == "tail" { print > (p ".tail"); next }
 	/^commit [0-9a-f]+ upstream\.$/ && !seen++ { next }
-	/^\[ / { inb = 1 }
-	inb { print > (p ".notes"); if (/ \]$/) inb = 0; next }
+	/^\[ / { inb = 1; made = /^\[ [^ ]+: made by the kit / }
+	inb { print > (p (made ? ".made" : ".notes")); if (/ \]$/) inb = 0; next }
 	{ print > (p ".expl") }' "$1"
 }
 
-# backport_lines NOTES: our bracket notes as "[ backport: ... ]" lines;
-# a long note is wrapped at 75 columns for mail readers (the indented
-# "file: how it was made" lines are kept whole, one file a line).
+# backport_lines NOTES: our bracket notes ("[ adapted: <why> ]", or any
+# other "[ <why> ]") as the stable form's backporter notes, "[ <name>:
+# Backported to <branch>: <why> ]" (<name>: $bp_name); a long note is
+# wrapped at 75 columns for mail readers, its continuation lines indented.
 backport_lines() {
-	sed -e 's/^\[ adapted: /[ backport: /' -e '/^\[ backport: /!s/^\[ /[ backport: /' "$1" |
-		awk '/^ / || length($0) <= 75 { print; next }
-		{
-			out = ""; n = split($0, w, " ")
-			for (i = 1; i <= n; i++) {
-				if (out != "" && out != "  " && length(out) + length(w[i]) + 1 > 75) { print out; out = "  " }
-				out = out (out == "" || out == "  " ? "" : " ") w[i]
-			}
-			print out
-		}'
+	BP_PRE="[ $bp_name: Backported to $BRANCH: " awk '
+	/^\[ / { sub(/^\[ (adapted: )?/, ""); $0 = ENVIRON["BP_PRE"] $0 }
+	/^ / || length($0) <= 75 { print; next }
+	{
+		out = ""; n = split($0, w, " ")
+		for (i = 1; i <= n; i++) {
+			if (out != "" && out != "  " && length(out) + length(w[i]) + 1 > 75) { print out; out = "  " }
+			out = out (out == "" || out == "  " ? "" : " ") w[i]
+		}
+		print out
+	}' "$1"
 }
 
 # mail_from NAME EMAIL: a From: value; a name with characters outside an
@@ -299,6 +346,27 @@ mail_from() {
 # trim FILE: FILE without its leading and trailing blank lines.
 trim() {
 	awk '/[^[:space:]]/ { for (; b > 0; b--) print ""; print; seen = 1; next } seen { b++ }' "$1"
+}
+
+# wrap INDENT: stdin's lines wrapped at 75 columns, at blanks, each
+# continuation line indented by INDENT (a word longer than a line stays
+# whole).
+wrap() {
+	awk -v ind="$1" 'length($0) <= 75 { print; next }
+	{
+		match($0, /^ */); out = substr($0, 1, RLENGTH); lead = out; n = split($0, w, " ")
+		for (i = 1; i <= n; i++) {
+			if (out != lead && length(out) + length(w[i]) + 1 > 75) { print out; out = lead = ind }
+			out = out (out == lead ? "" : " ") w[i]
+		}
+		print out
+	}'
+}
+
+# recipients: the To: and Cc: lines of MBOX_TO and MBOX_CC (none unset).
+recipients() {
+	[ -z "${MBOX_TO:-}" ] || printf 'To: %s\n' "$MBOX_TO"
+	[ -z "${MBOX_CC:-}" ] || printf 'Cc: %s\n' "$MBOX_CC"
 }
 
 # make_mail N M PREFIX MAIL: mail N of M from the parsed patch PREFIX.
@@ -319,7 +387,8 @@ make_mail() {
 		printf 'From %s Mon Sep 17 00:00:00 2001\n' "$_id"
 		printf 'From: %s\n' "$_from"
 		[ -z "$_date" ] || printf 'Date: %s\n' "$_date"
-		printf 'Subject: [PATCH %d/%d] %s\n' "$1" "$2" "$_subj"
+		printf 'Subject: [PATCH %s %d/%d] %s\n' "$BRANCH" "$1" "$2" "$_subj"
+		recipients
 		printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n'
 		printf 'commit %s upstream.\n\n' "$_id"
 		if [ -n "$_have" ]; then
@@ -330,7 +399,8 @@ make_mail() {
 					"$(cut -d' ' -f2 "$3.up.from" | tr -d '(' | cut -c1-12)"
 			fi
 		else
-			echo "[ backport: the kit's source lacks upstream's changelog; our summary follows ]"
+			echo "[ adapted: the kit's source lacks upstream's changelog; our summary follows ]" >"$3.lack"
+			backport_lines "$3.lack"
 			echo
 			trim "$3.expl"
 			echo
@@ -339,6 +409,92 @@ make_mail() {
 		[ -z "$sign" ] || printf '%s\n' "$sign"
 		cat "$3.tail"
 	} >"$4"
+}
+
+# cover_letter M MAIL: mail 0 of M, "[PATCH <branch> 0/M]": the fixes the
+# series carries (each patch's References: CVE ids, titled from
+# backports/fixes/<CVE>/FIX), the proof this OUT holds for them, where the
+# report is, and how each file of each patch was made (the kit's lines
+# the patches carry, which the mails leave out).  It has no diff: git am
+# would stop on it, so it is not in series.mbox.
+cover_letter() {
+	_n=0
+	: >"$work/cves"
+	for p in $patches; do
+		_n=$((_n + 1))
+		for _cve in $(header_field "$sdir/$p" References | tr ',' ' '); do
+			case $_cve in CVE-*) printf '%s %d\n' "$_cve" "$_n" >>"$work/cves" ;; esac
+		done
+	done
+	_cves=$(awk '!seen[$1]++ { print $1 }' "$work/cves")
+	_r=$OUT/$NAME/result.json
+	{
+		printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+		printf 'From: %s\n' "$cover_from"
+		printf 'Subject: [PATCH %s 0/%d] %s\n' "$BRANCH" "$1" \
+			"$(if [ -n "$_cves" ]; then printf 'security fixes: %s' "$(echo $_cves | sed 's/ /, /g')"; else echo 'backported fixes'; fi)"
+		recipients
+		printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n'
+		printf 'This series backports to %s the upstream fixes below, %d patches\n' "$BRANCH" "$1"
+		printf '(each mail names its upstream commit; git am takes them in order).\n\n'
+		echo 'What it fixes:'
+		[ -n "$_cves" ] || echo "  the patches name no CVE (no References: CVE-... line)"
+		for _cve in $_cves; do
+			_nums=$(awk -v c="$_cve" '$1 == c { printf "%s%s", (n++ ? ", " : ""), $2 }' "$work/cves")
+			printf '  %s, patch%s %s:\n' "$_cve" "$(case $_nums in *,*) echo es ;; esac)" "$_nums"
+			if [ -r "$(kit_fixes_dir)/$_cve/FIX" ]; then
+				printf '    %s\n' "$(fix_field "$_cve" Title | head -1)" | wrap '    '
+			else
+				printf '    (no fix folder %s/%s)\n' "$(kit_fixes_dir | sed "s|^$KIT_ROOT/||")" "$_cve"
+			fi
+		done
+		echo
+		proof "$_r"
+		echo
+		if [ -r "$OUT/report.html" ]; then
+			printf 'Report: %s (make report on this OUT); the kit'\''s own: docs/results.html\n\n' "$OUT/report.html"
+		else
+			printf 'Report: the kit'\''s docs/results.html; for this OUT, make report writes %s\n\n' "$OUT/report.html"
+		fi
+		echo 'How each file was made (the kit'\''s make series; not in the mails):'
+		_n=0
+		for p in $patches; do
+			_n=$((_n + 1))
+			printf '  %d/%d %s\n' "$_n" "$1" "$p"
+			# the block without its "[ <branch>: made by ... (make series):" head and " ]" tail
+			sed -e '1d' -e 's/ \]$//' "$work/p/$_n.made" | sed 's/^ */    /'
+			[ -s "$work/p/$_n.made" ] || echo "    (the patch carries no made-by lines)"
+		done
+		printf '\n-- \n%s\n' "$KIT_NAME"
+	} >"$2"
+}
+
+# proof RESULT: the cover letter's lines on what this OUT's make verify
+# proved for each fix in $_cves, or that it proved nothing for this series.
+proof() {
+	if [ ! -r "$1" ] || ! jq -e '.gate.kernels | type == "object"' "$1" >/dev/null 2>&1; then
+		printf 'Proof: not verified in this OUT: %s\n' "$verify_cmd"
+		return 0
+	fi
+	_want=$(jq -r '.provenance.series_sha256 // "none"' "$1")
+	_have=$(series_digest "$sdir")
+	if [ "$_want" != "$_have" ]; then
+		printf 'Proof: not verified in this OUT: %s verified another series (sha256 %.12s, this one %.12s): %s\n' \
+			"$1" "$_want" "$_have" "$verify_cmd"
+		return 0
+	fi
+	need_cmd jq
+	jq -r '"Proof: make verify, gate \(.gate.status // "unknown") (\(input_filename)\(if .provenance.kit_commit then ", kit " + .provenance.kit_commit else "" end)),",
+	  "each fix'\''s verdict unpatched -> patched:"' "$1"
+	for _cve in $_cves; do
+		jq -r --arg f "$_cve" '.gate.kernels as $k
+		  | if ([$k[] | .fixes // {} | has($f)] | any | not) then "  \($f): not judged by this run'\''s gate" else
+		    def v($x): ($k[$x].fixes[$f].verdict // "none");
+		    def e($x): ($k[$x].fixes[$f].expected // "none");
+		  "  \($f): unpatched \(v("unpatched")) -> patched \(v("patched"))"
+		  + (if ($k.unpatched.fixes[$f].ok // false) and ($k.patched.fixes[$f].ok // false) then ""
+		     else " (the gate expects \(e("unpatched")) -> \(e("patched")))" end) end' "$1" | wrap '      '
+	done
 }
 
 # prep_checkpatch: $work/checkpatch.pl, a copy of the branch's own (from
@@ -371,21 +527,25 @@ prep_checkpatch() {
 		die 1 "$cp_what does not compile under $(perl -e 'print $^V'): $(grep -v 'syntax OK' "$work/cp.log" | head -1)"
 }
 
-# checkpatch_mail MAIL PREFIX: run checkpatch on MAIL; its findings, each
-# marked as ours or as one on upstream's own line (every line it quotes
-# is added verbatim by the commit the source holds for it), go to
-# PREFIX.cpr; "<errors ours> <errors upstream's> <warnings>" to stdout.
+# checkpatch_mail MAIL PREFIX [UNSIGNED]: run checkpatch on MAIL; its
+# findings, each marked as ours or as one on upstream's own line (every
+# line it quotes is added verbatim by the commit the source holds for it),
+# go to PREFIX.cpr; "<errors ours> <errors upstream's> <warnings>
+# <no-sign-off errors>" to stdout.  UNSIGNED (a mail with no Signed-off-by
+# in a run without SIGNOFF=1): checkpatch's "Missing Signed-off-by" is the
+# mail's known state, counted apart, not as an error of ours.
 checkpatch_mail() {
 	# its exit status also counts warnings: the totals line is read instead
 	perl "$work/checkpatch.pl" "$cp_args" "$1" >"$2.cp" 2>&1 || :
 	grep -Eq '^total: [0-9]+ errors, [0-9]+ warnings' "$2.cp" ||
 		die 1 "checkpatch.pl did not finish on ${1##*/}: $(tail -1 "$2.cp")"
 	[ -r "$2.up.diff" ] || : >"$2.up.diff"
-	awk -v upf="$2.up.diff" -v out="$2.cpr" '
+	awk -v upf="$2.up.diff" -v out="$2.cpr" -v unsigned="${3:-}" '
 	BEGIN { while ((getline l < upf) > 0) if (l ~ /^\+/) up[l] = 1 }
 	function flush(  tag) {
 		if (!inb) return; inb = 0
-		if (kind == "ERROR" && q > 0 && own == q) { eu++; tag = "ERROR (upstream'\''s own line)" }
+		if (kind == "ERROR" && unsigned != "" && blk ~ /Missing Signed-off-by/) { es++; tag = "ERROR (no sign-off yet: SIGNOFF=1 signs it)" }
+		else if (kind == "ERROR" && q > 0 && own == q) { eu++; tag = "ERROR (upstream'\''s own line)" }
 		else if (kind == "ERROR") { eo++; tag = "ERROR" }
 		else { w++; tag = kind }
 		printf "  %s:%s\n", tag, blk > out
@@ -395,7 +555,7 @@ checkpatch_mail() {
 	inb && /^$/ { flush(); next }
 	inb { blk = blk "\n  " $0; s = $0; sub(/^#[0-9]+: /, "", s)
 		if (s ~ /^\+/) { q++; if (s in up) own++ } }
-	END { flush(); if (te != eo + eu || tw != w) print "mismatch"; else print eo + 0, eu + 0, w + 0 }' "$2.cp"
+	END { flush(); if (te != eo + eu + es || tw != w) print "mismatch"; else print eo + 0, eu + 0, w + 0, es + 0 }' "$2.cp"
 }
 
 # install_dir DIR DEST: DIR becomes DEST with one rename; the old DEST
@@ -409,38 +569,53 @@ install_dir() {
 	rm -rf "$2.old"
 }
 
-# mails: every patch of the series as a mail in $work/mbox/, checked.
+# signed MAIL: true when the mail's message (before "---") has a
+# Signed-off-by line.
+signed() { sed '/^---$/q' "$1" | grep -q '^Signed-off-by: '; }
+
+# mails: the cover letter and every patch of the series as a mail in
+# $work/mbox/, checked; $unsigned lists the mails with no Signed-off-by.
 mails() {
 	mkdir "$work/mbox" "$work/p"
-	_m=$(echo $patches | wc -w) _n=0 eo=0 eu=0 w=0
+	_m=$(echo $patches | wc -w) _n=0 eo=0 eu=0 w=0 unsigned=
 	printf 'checkpatch: %s\n\n' "$cp_what" >"$work/mbox/checkpatch.txt"
 	for p in $patches; do
 		_n=$((_n + 1))
 		_x=$work/p/$_n _mail=$(printf '%04d-%s' "$_n" "$p")
 		parse_patch "$sdir/$p" "$_x"
 		make_mail "$_n" "$_m" "$_x" "$work/mbox/$_mail"
-		_c=$(checkpatch_mail "$work/mbox/$_mail" "$_x")
+		_u=
+		signed "$work/mbox/$_mail" || { _u=1; unsigned="$unsigned $_mail"; }
+		_c=$(checkpatch_mail "$work/mbox/$_mail" "$_x" "$_u")
 		[ "$_c" != mismatch ] || die 1 "checkpatch's totals for $_mail differ from the findings read; see its output format"
 		set -- $_c
 		eo=$((eo + $1)) eu=$((eu + $2)) w=$((w + $3))
 		_src=$(cat "$_x.up.from" 2>/dev/null) || _src="not in the source: the mail says so"
 		{
-			printf '%s: %d errors (%d on upstream'\''s own lines), %d warnings; upstream text: %s\n' \
-				"$_mail" $(($1 + $2)) "$2" "$3" "$_src"
+			printf '%s: %d errors (%d on upstream'\''s own lines), %d warnings; upstream text: %s%s\n' \
+				"$_mail" $(($1 + $2)) "$2" "$3" "$_src" "${_u:+; no Signed-off-by yet}"
 			[ ! -s "$_x.cpr" ] || cat "$_x.cpr"
 		} >>"$work/mbox/checkpatch.txt"
 		cat "$work/mbox/$_mail" >>"$work/mbox/series.mbox"
 		[ "$1" -eq 0 ] || progress "$NAME" mbox "$_mail: $1 checkpatch error(s) of ours"
 	done
-	printf '\ntotal: %d mails, %d errors of ours, %d errors on upstream'\''s own lines, %d warnings\n' \
-		"$_m" "$eo" "$eu" "$w" >>"$work/mbox/checkpatch.txt"
+	cover_letter "$_m" "$work/mbox/0000-cover-letter.patch"
+	_nu=$(echo $unsigned | wc -w)
+	printf '\ntotal: %d mails, %d errors of ours, %d errors on upstream'\''s own lines, %d warnings%s\n' \
+		"$_m" "$eo" "$eu" "$w" "$(if [ "$_nu" -gt 0 ]; then printf ', %d without a Signed-off-by (SIGNOFF=1 signs them)' "$_nu"; fi)" \
+		>>"$work/mbox/checkpatch.txt"
 }
 
 resolve_series
 check_patches
 need_cmd git perl awk
 sign=
-[ "${SIGNOFF:-}" != 1 ] || sign=$(signoff_line)
+bp_name=$KIT_NAME cover_from="$KIT_NAME <$KIT_NAME@invalid>"
+if [ "${SIGNOFF:-}" = 1 ]; then
+	sign=$(signoff_line)
+	bp_name=$(git -C "$KIT_ROOT" config user.name)
+	cover_from=$(mail_from "$bp_name" "$(git -C "$KIT_ROOT" config user.email)")
+fi
 out_root
 mkdir -p "$OUT/$NAME" || die 1 "cannot create $OUT/$NAME"
 work=$(mktemp -d "$OUT/$NAME/.mbox.XXXXXX") || die 1 "cannot create a temp folder in $OUT/$NAME"
@@ -453,17 +628,24 @@ mails
 dest=$OUT/$NAME/mbox
 if [ $((eo + eu)) -gt 0 ]; then
 	install_dir "$work/mbox" "$dest.rejected"
-	# The usual one: a mail whose upstream text the source lacks carries
-	# no sign-off at all until the backporter signs it.
-	hint=
-	[ -n "$sign" ] || ! grep -q 'Missing Signed-off-by' "$dest.rejected/checkpatch.txt" ||
-		hint=" (a mail without upstream's text has no Signed-off-by: SIGNOFF=1 signs the mails as you, from git config)"
 	# Upstream's own style is no excuse: the hunks are ours, and a mail a
 	# stable reviewer runs checkpatch on must pass it.
+	hint=
 	[ "$eu" -eq 0 ] ||
-		hint="$hint (respell upstream's lines in the hand hunk and say so in the change's notes/<branch> file, backports/README.md)"
+		hint=" (respell upstream's lines in the hand hunk and say so in the change's notes/<branch> file, backports/README.md)"
 	die 1 "[$NAME] $eo checkpatch error(s) of ours and $eu on upstream's own lines in the mails$hint (listed in $dest.rejected/checkpatch.txt); ${dest#"$OUT"/} is unchanged"
 fi
 rm -rf "$dest.rejected"
 install_dir "$work/mbox" "$dest"
-progress "$NAME" mbox "$(echo $patches | wc -w) mails in $dest: no checkpatch error, $w warning(s)"
+_m=$(echo $patches | wc -w)
+progress "$NAME" mbox "$_m mails and a cover letter in $dest: no checkpatch error, $w warning(s)"
+# Which mails still need a sign-off, one line each: the unsigned ones are
+# written (the run made what it was asked for) but are not to be sent so.
+for _mail in $unsigned; do
+	progress "$NAME" mbox "$_mail needs a sign-off: it has no Signed-off-by at all (the source lacks upstream's text); SIGNOFF=1 signs it as you"
+done
+if [ -z "$sign" ]; then
+	_ns=$((_m - $(echo $unsigned | wc -w)))
+	[ "$_ns" -eq 0 ] ||
+		progress "$NAME" mbox "$_ns mail(s) carry upstream's sign-off chain but not yours; SIGNOFF=1 adds your Signed-off-by before you send them"
+fi

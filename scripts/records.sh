@@ -184,7 +184,11 @@ patches() {
 	[ $_n -gt 0 ] || die 1 "[$_b] $_sd/series names no patch"
 	[ $pid_src = mbox ] || return 0
 	_k=0
-	for _m in "$_mb"/[0-9][0-9][0-9][0-9]-*; do [ -e "$_m" ] && _k=$((_k + 1)); done
+	# (make mbox's 0000-cover-letter.patch carries no patch)
+	for _m in "$_mb"/[0-9][0-9][0-9][0-9]-*; do
+		case ${_m##*/} in 0000-cover-letter.patch) continue ;; esac
+		[ -e "$_m" ] && _k=$((_k + 1))
+	done
 	[ $_k -eq $_n ] ||
 		die 1 "[$_b] $_mb holds $_k mails, the verified series $_n patches; rerun 'make mbox BRANCH=$_b'; $dst left as it was"
 }

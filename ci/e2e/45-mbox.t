@@ -6,10 +6,14 @@
 # kit's source holds upstream's text, carries it with its sign-off chain;
 # the branch's own checkpatch finds no error at all (ours or on upstream's
 # own lines; v2.6.27's with upstream's anchoring fix, scripts/mbox.sh
-# prep_checkpatch).  Without SIGNOFF=1
-# the only errors allowed are the missing Signed-off-by of mails whose
-# upstream text the source lacks (nobody has signed those), and then
-# mbox/ is not written.
+# prep_checkpatch).  Each mail's subject is "[PATCH <branch> n/m]"; the
+# cover letter 0000-cover-letter.patch ("[PATCH <branch> 0/m]", not in
+# series.mbox: git am stops at a mail without a diff) carries how each
+# file was made, which the mails no longer do.  Without SIGNOFF=1 the run
+# writes the mails (exit 0); the mails with no Signed-off-by at all are
+# exactly those whose upstream text the source lacks (nobody has signed
+# those), each named on one line as needing a sign-off, and checkpatch's
+# "Missing Signed-off-by" on them is the only error, counted apart.
 . ci/e2e/lib.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e-mbox.XXXXXX")
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -21,26 +25,30 @@ with_id() { GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0="${
 g() { _d=$1; shift; git -C "$_d" -c user.name=kit -c user.email=kit@localhost -c gc.auto=0 \
 	-c maintenance.auto=false -c core.autocrlf=false "$@"; }
 
-# unsigned_ok RC DIR: a run without SIGNOFF failed only on the missing
-# Signed-off-by of mails that say the source lacks upstream's text (and
-# left no mbox/), or passed with every mail signed.
+# unsigned_ok RC DIR LOG: a run without SIGNOFF wrote mbox/ (exit 0); a
+# mail without any Signed-off-by is one whose upstream text the source
+# lacks (checkpatch.txt says so), named on a "needs a sign-off" line of
+# LOG, and checkpatch found no error of ours or on upstream's lines.
 unsigned_ok() {
-	if [ "$1" -eq 0 ]; then
-		for _m in "$2/mbox/"[0-9]*; do grep -q '^Signed-off-by: ' "$_m" || return 1; done
-		return 0
-	fi
-	_r=$2/mbox.rejected
-	[ "$1" -eq 1 ] && [ ! -e "$2/mbox" ] && [ -r "$_r/checkpatch.txt" ] || return 1
-	! grep '^  ERROR:' "$_r/checkpatch.txt" | grep -vq 'Missing Signed-off-by' || return 1
-	_bad=$(awk '/^[0-9][0-9][0-9][0-9]-/ { m = $1; sub(/:$/, "", m) } /^  ERROR: Missing Signed-off-by/ { print m }' "$_r/checkpatch.txt")
-	[ -n "$_bad" ] || return 1
-	for _m in $_bad; do grep -q "^\[ backport: the kit's source lacks upstream's changelog" "$_r/$_m" || return 1; done
+	[ "$1" -eq 0 ] && [ -r "$2/mbox/checkpatch.txt" ] && [ ! -e "$2/mbox.rejected" ] || return 1
+	case $(tail -1 "$2/mbox/checkpatch.txt") in
+	*" 0 errors of ours, 0 errors on upstream's own lines,"*) ;;
+	*) return 1 ;;
+	esac
+	! grep '^  ERROR' "$2/mbox/checkpatch.txt" | grep -vq 'ERROR (no sign-off yet' || return 1
+	for _m in "$2/mbox/"[0-9]*; do
+		case ${_m##*/} in 0000-cover-letter.patch) continue ;; esac
+		sed '/^---$/q' "$_m" | grep -q '^Signed-off-by: ' && continue
+		grep -q "^${_m##*/}: .*upstream text: not in the source.*; no Signed-off-by yet$" "$2/mbox/checkpatch.txt" || return 1
+		grep -q "${_m##*/} needs a sign-off" "$3" || return 1
+	done
 }
 
 # mail_block MAIL: the mail's upstream text (after "commit <id> upstream."
-# and its blank line, before our first "[ backport:" line).
+# and its blank line, before our first "[ <name>: Backported to <branch>:"
+# note or, without one, the backporter's Signed-off-by).
 mail_block() {
-	awk 'n == 1 && /^\[ backport: / { exit } n == 1 { print } /^commit [0-9a-f]+ upstream\.$/ { n = 1; getline }' "$1"
+	awk -v me="Signed-off-by: $id" 'n == 1 && (/^\[ .*: Backported to / || $0 == me || /^---$/) { exit } n == 1 { print } /^commit [0-9a-f]+ upstream\.$/ { n = 1; getline }' "$1"
 }
 
 # chain_ok MAIL SERIES-PATCH CHECKPATCH.TXT: the mail's first body line
@@ -87,8 +95,8 @@ for b in ${E2E_BRANCHES:-v2.6.26 v2.6.32}; do
 	o=$tmp/out-$b
 	# the script itself: make turns every failure into exit 2
 	OUT=$o sh scripts/mbox.sh "$b" >"$tmp/log" 2>&1
-	if unsigned_ok $? "$o/$b"; then
-		t_ok "$b mbox without SIGNOFF: only mails without upstream's text lack a sign-off, and then no mbox/ is written"
+	if unsigned_ok $? "$o/$b" "$tmp/log"; then
+		t_ok "$b mbox without SIGNOFF: written (exit 0); only mails without upstream's text lack a sign-off, each named as needing one"
 	else t_fail "$b mbox without SIGNOFF" "$(tail -3 "$tmp/log")"; fi
 	if ! with_id env OUT="$o" make -s mbox BRANCH="$b" SIGNOFF=1 >"$tmp/log" 2>&1; then
 		t_fail "$b mbox SIGNOFF=1" "$(tail -3 "$tmp/log")"; continue
@@ -100,7 +108,17 @@ for b in ${E2E_BRANCHES:-v2.6.26 v2.6.32}; do
 		why=$(chain_ok "$m" "backports/$b/$p" "$d/checkpatch.txt")
 		[ -z "$why" ] || bad="$bad; ${m##*/}: $why"
 		[ "$(sed -n '/^---$/{x;p;q};h' "$m")" = "Signed-off-by: $id" ] || bad="$bad; ${m##*/}: not signed last by $id"
+		grep -q "^Subject: \[PATCH $b $n/[0-9]*\] " "$m" || bad="$bad; ${m##*/}: subject not [PATCH $b $n/m]"
+		! grep -q 'made by the kit\|^\[ backport:' "$m" || bad="$bad; ${m##*/}: carries the kit's made-by or [ backport: ] lines"
 	done
+	c=$d/0000-cover-letter.patch
+	if [ -r "$c" ] && grep -q "^Subject: \[PATCH $b 0/$n\] " "$c" && ! grep -q '^diff ' "$c" &&
+		[ "$(sed -n '/^How each file was made/,/^$/p' "$c" | grep -c "^  [0-9]*/$n ")" -eq "$n" ] &&
+		[ "$(grep -c '^Subject: ' "$d/series.mbox")" -eq "$n" ]; then
+		t_ok "$b: cover letter [PATCH $b 0/$n] with how each of the $n patches was made, apart from series.mbox"
+	else
+		t_fail "$b: cover letter" "$(sed -n '1,/^$/p' "$c" 2>&1 | grep '^Subject' ) $(ls "$d")"
+	fi
 	[ -z "$bad" ] && t_ok "$b: $n mails, each names its upstream commit first and carries upstream's chain where the source holds it, signed last by SIGNOFF=1's git identity" ||
 		t_fail "$b mails in stable-queue form" "${bad#; }"
 	tot=$(tail -1 "$d/checkpatch.txt")

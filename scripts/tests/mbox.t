@@ -1,10 +1,16 @@
 #!/bin/sh
 # mbox.sh on a synthetic source and series, no kernel tree: the mail
 # headers and body come from the upstream commit or from a backport that
-# names it (its own additions stripped), our [ backport: ] notes follow,
-# the backporter signs only with SIGNOFF=1, a missing upstream text is said
-# in one line, git am of the mails gives quilt's tree, a checkpatch error
-# of ours fails the run and leaves the old mbox, bad input is one line.
+# names it (its own additions stripped), the subject reads "[PATCH <branch>
+# n/m]", our notes follow as "[ <name>: Backported to <branch>: ... ]"
+# (<name>: git config user.name with SIGNOFF=1, else the kit's), the
+# backporter signs only with SIGNOFF=1, a missing upstream text is said in
+# one line, the cover letter (0/m, its own file, not in series.mbox) says
+# what the series fixes, the proof in OUT or its absence, the report and
+# how each file was made, To:/Cc: come from MBOX_TO/MBOX_CC, git am of the
+# mails gives quilt's tree, an unsigned run writes the mails and names
+# each one still without a sign-off, a checkpatch error of ours fails the
+# run and leaves the old mbox, bad input is one line.
 # Everything here, the "upstream" text included, is made up at run time.
 . ci/tap.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -117,16 +123,18 @@ export CHECKPATCH=$tmp/checkpatch.pl
 run() { sh scripts/mbox.sh v2.6.32 >"$tmp/o" 2>"$tmp/e"; }
 d=$OUT/demo/mbox
 body() { sed '1,/^$/d; /^---$/,$d' "$d/$1"; }   # a mail's body, up to "---"
+hd() { sed '/^$/q' "$1"; }                        # a mail's header
 
 with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=demo sh scripts/mbox.sh v2.6.32 >"$tmp/o" 2>"$tmp/e"; rc=$?
-[ $rc -eq 0 ] && [ "$(ls "$d" | tr '\n' ' ')" = "0001-demo-first-fix.patch 0002-demo-second-fix.patch 0003-demo-third-fix.patch 0004-demo-fourth-fix.patch checkpatch.txt series.mbox " ] &&
-	t_ok "SIGNOFF=1: four mails in series order, series.mbox and checkpatch.txt" ||
+[ $rc -eq 0 ] && [ "$(ls "$d" | tr '\n' ' ')" = "0000-cover-letter.patch 0001-demo-first-fix.patch 0002-demo-second-fix.patch 0003-demo-third-fix.patch 0004-demo-fourth-fix.patch checkpatch.txt series.mbox " ] &&
+	! for f in "$d"/0*.patch; do hd "$f"; done | grep -q '^\(To\|Cc\): ' &&
+	t_ok "SIGNOFF=1: a cover letter, four mails in series order, series.mbox and checkpatch.txt; no To:/Cc: unless asked" ||
 	t_fail "SIGNOFF=1 writes the mbox" "rc=$rc $(ls "$d" 2>&1 | tr '\n' ' ') $(tail -2 "$tmp/e")"
 m1=$d/0001-demo-first-fix.patch
 [ "$(sed -n '2,4p' "$m1")" = "From: Ann Upstream <ann@up.example>
 Date: Thu, 28 Jan 2010 22:14:42 -0800
-Subject: [PATCH 1/4] demo: first fix" ] && [ "$(head -1 "$m1")" = "From $U1 Mon Sep 17 00:00:00 2001" ] &&
-	t_ok "From:, Date: and subject of the upstream commit, [PATCH 1/4]" || t_fail "upstream headers" "$(sed -n 1,4p "$m1")"
+Subject: [PATCH v2.6.32 1/4] demo: first fix" ] && [ "$(head -1 "$m1")" = "From $U1 Mon Sep 17 00:00:00 2001" ] &&
+	t_ok "From:, Date: and subject of the upstream commit, [PATCH v2.6.32 1/4]" || t_fail "upstream headers" "$(sed -n 1,4p "$m1")"
 expect="commit $U1 upstream.
 
 Upstream text of the first fix.
@@ -135,12 +143,12 @@ Signed-off-by: Ann Upstream <ann@up.example>
 Acked-by: Bob Maint <bob@up.example>
 Cc: stable@kernel.org
 Signed-off-by: Linus Example <linus@up.example>
-[ backport: a.h spells upstream's \"* y\" as checkpatch wants ]
-[ backport: v2.6.32: made by the kit (make series):
-  a.h: hand hunk (backports/fixes/F/changes/X/hunks/v2.6.32.diff) ]
+[ Kit Unit Backporter: Backported to v2.6.32: a.h spells upstream's \"* y\"
+  as checkpatch wants ]
 Signed-off-by: $me"
 [ "$(body 0001-demo-first-fix.patch)" = "$expect" ] &&
-	t_ok "body: commit <id> upstream., upstream's changelog and chain, our [ backport: ] lines, the backporter last" ||
+	! grep -q 'made by the kit\|\[ backport:' "$d"/000[1-4]-* &&
+	t_ok "body: commit <id> upstream., upstream's changelog and chain, [ <git name>: Backported to v2.6.32: ] notes, the backporter last; no made-by lines" ||
 	t_fail "mail body in stable-queue form" "$(body 0001-demo-first-fix.patch | diff - "$(printf '%s\n' "$expect" >"$tmp/x"; echo "$tmp/x")" | head -8)"
 expect="commit $U2 upstream.
 
@@ -148,25 +156,89 @@ Upstream text of the second fix.
 
 Signed-off-by: Carol Author <carol@up.example>
 Signed-off-by: Linus Example <linus@up.example>
-[ backport: v2.6.32: made by the kit (make series):"
-[ "$(body 0002-demo-second-fix.patch | head -7)" = "$expect" ] &&
+Signed-off-by: $me"
+[ "$(body 0002-demo-second-fix.patch)" = "$expect" ] &&
 	grep -q '^From: "H. Carol Author" <carol@up.example>$' "$d/0002-demo-second-fix.patch" &&
 	t_ok "a stable backport: its BugLink, commit line, stable and distribution sign-offs stripped; upstream's chain kept; a dotted name quoted" ||
 	t_fail "stable backport stripped to upstream's text" "$(body 0002-demo-second-fix.patch | head -12)"
 [ "$(body 0003-demo-third-fix.patch | sed -n '3,6p')" = "Upstream text of the third fix.
 
 Signed-off-by: Fay Upstream <fay@up.example>
-[ backport: v2.6.32: made by the kit (make series):" ] &&
+Signed-off-by: $me" ] &&
 	t_ok "a cherry-pick: upstream's text ends at its (backported from commit ...) line" ||
 	t_fail "backported-from form" "$(body 0003-demo-third-fix.patch | head -8)"
 m4=$d/0004-demo-fourth-fix.patch
-[ "$(grep -c "lacks upstream's changelog" "$m4")" -eq 1 ] && grep -q '^Our own summary of demo: fourth fix\.$' "$m4" &&
+[ "$(grep -c "^\[ Kit Unit Backporter: Backported to v2.6.32: the kit's source lacks$" "$m4")" -eq 1 ] && grep -q '^Our own summary of demo: fourth fix\.$' "$m4" &&
 	grep -q '^From: Gil Upstream <gil@up.example>$' "$m4" && ! grep -q '^Date:' "$m4" &&
 	t_ok "an id the source lacks: one line says so, our summary follows, From: from the patch, no Date:" ||
 	t_fail "source lacks it" "$(body 0004-demo-fourth-fix.patch | head -6)"
 grep -q '^  WARNING: a warning' "$d/checkpatch.txt" &&
 	[ "$(tail -1 "$d/checkpatch.txt")" = "total: 4 mails, 0 errors of ours, 0 errors on upstream's own lines, 1 warnings" ] &&
 	t_ok "checkpatch.txt: warnings listed, totals" || t_fail "checkpatch.txt" "$(cat "$d/checkpatch.txt")"
+
+# The cover letter: its own file, first; no diff, so not in series.mbox
+# (git am stops at an empty patch: checked here, the reason it is apart).
+c=$d/0000-cover-letter.patch
+[ "$(hd "$c" | grep '^Subject: ')" = "Subject: [PATCH v2.6.32 0/4] security fixes: CVE-2010-0307" ] &&
+	hd "$c" | grep -q "^From: $me$" && ! grep -q '^diff \|^---$' "$c" &&
+	[ "$(grep -c '^Subject: ' "$d/series.mbox")" -eq 4 ] && ! grep -q '0/4' "$d/series.mbox" &&
+	t_ok "cover letter [PATCH v2.6.32 0/4], from the SIGNOFF=1 backporter, no diff, not in series.mbox" ||
+	t_fail "cover letter headers" "$(hd "$c")"
+title=$(sed -n 's/^Title: //p' backports/fixes/CVE-2010-0307/FIX | cut -d' ' -f1-6)
+sed -n '/^What it fixes:$/,/^$/p' "$c" | grep -q '^  CVE-2010-0307, patches 1, 2, 3, 4:$' &&
+	sed -n '/^What it fixes:$/,/^$/p' "$c" | grep -qF "    $title" &&
+	grep -qx "Proof: not verified in this OUT: make verify BRANCH=v2.6.32 SERIES_DIR=$tmp/series NAME=demo" "$c" &&
+	grep -qx "Report: the kit's docs/results.html; for this OUT, make report writes $OUT/report.html" "$c" &&
+	t_ok "cover letter: each CVE with its FIX title and patch numbers; no result.json: 'not verified in this OUT' and the make verify to run; the report's paths" ||
+	t_fail "cover letter: fixes, proof, report" "$(cat "$c")"
+[ "$(sed -n '/^How each file was made/,/^$/p' "$c" | sed -n '2,3p;8,9p')" = "  1/4 demo-first-fix.patch
+    a.h: hand hunk (backports/fixes/F/changes/X/hunks/v2.6.32.diff)
+  4/4 demo-fourth-fix.patch
+    d.c: hand hunk (backports/fixes/F/changes/X/hunks/v2.6.32.diff)" ] &&
+	t_ok "cover letter: how each file of each patch was made (the lines the mails no longer carry)" ||
+	t_fail "cover letter: made-by" "$(sed -n '/^How each file was made/,$p' "$c")"
+git init -q "$tmp/am0"; git -C "$tmp/am0" commit -q --allow-empty -m base
+git -C "$tmp/am0" am "$c" >"$tmp/am0.log" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q 'Patch is empty' "$tmp/am0.log" &&
+	t_ok "git am stops at the cover letter (an empty patch): that is why series.mbox leaves it out" ||
+	t_fail "git am and the cover letter" "rc=$rc $(cat "$tmp/am0.log")"
+
+# The proof: this OUT's result.json of the same series gives each fix's
+# verdicts; of another series, it is no proof for this one.
+# shellcheck disable=SC2046
+dig=$( (cd "$tmp/series" && cat series $(grep -v '^#' series)) | sha256sum | cut -d' ' -f1)
+mk_result() {
+	jq -n --arg d "$1" '{schema: 2, branch: "v2.6.32", provenance: {kit_commit: "abc1234", series_sha256: $d},
+	  gate: {status: "pass", kernels: {
+	    unpatched: {verdict: "VULNERABLE", expected: "VULNERABLE", ok: true,
+	      fixes: {"CVE-2010-0307": {verdict: "VULNERABLE", expected: "VULNERABLE", ok: true}}},
+	    patched: {verdict: "SURVIVED", expected: "SURVIVED", ok: true,
+	      fixes: {"CVE-2010-0307": {verdict: "SURVIVED", expected: "SURVIVED", ok: true}}}}}}' >"$OUT/demo/result.json"
+}
+mk_result "$dig"
+with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=demo sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc -eq 0 ] && grep -qx "Proof: make verify, gate pass ($OUT/demo/result.json, kit abc1234)," "$c" &&
+	grep -qx '  CVE-2010-0307: unpatched VULNERABLE -> patched SURVIVED' "$c" &&
+	t_ok "cover letter with this OUT's result.json: the gate and each fix's verdict unpatched -> patched" ||
+	t_fail "cover letter proof" "rc=$rc $(sed -n '/^Proof/,/^$/p' "$c") $(tail -1 "$tmp/e")"
+mk_result 0000000000000000000000000000000000000000000000000000000000000000
+with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=demo sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc -eq 0 ] && grep -q "^Proof: not verified in this OUT: $OUT/demo/result.json verified another series (sha256 000000000000, this one $(printf %.12s "$dig")): make verify BRANCH=v2.6.32" "$c" &&
+	! grep -q 'VULNERABLE' "$c" &&
+	t_ok "a result.json of another series is no proof: the cover letter says so" ||
+	t_fail "cover letter, stale proof" "rc=$rc $(sed -n '/^Proof/,/^$/p' "$c")"
+rm -f "$OUT/demo/result.json"
+
+# To: and Cc: from MBOX_TO / MBOX_CC, on every mail and the cover letter.
+with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=rcpt MBOX_TO="stable@vger.kernel.org" \
+	MBOX_CC="A Reviewer <rev@unit.example>, list@unit.example" sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
+n=0
+for f in "$OUT/rcpt/mbox"/0*.patch; do
+	[ "$(hd "$f" | grep '^\(To\|Cc\): ')" = "To: stable@vger.kernel.org
+Cc: A Reviewer <rev@unit.example>, list@unit.example" ] && n=$((n + 1))
+done
+[ $rc -eq 0 ] && [ $n -eq 5 ] && t_ok "MBOX_TO and MBOX_CC: To: and Cc: on the cover letter and every mail" ||
+	t_fail "To:/Cc: from the environment" "rc=$rc $n of 5 $(tail -1 "$tmp/e")"
 cp "$d/series.mbox" "$tmp/good.mbox"
 with_id env SIGNOFF=1 SERIES_DIR="$tmp/series-upbad" NAME=demo sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
 r=$d.rejected/checkpatch.txt
@@ -178,25 +250,33 @@ r=$d.rejected/checkpatch.txt
 	t_ok "an error on upstream's own line is named as such, and fails the run too (exit 1, mbox/ unchanged)" ||
 	t_fail "upstream's line" "rc=$rc $(tail -1 "$tmp/e") $(cat "$r")"
 
-# git am of series.mbox on the unpatched tree gives the tree quilt gives.
+# git am of series.mbox (with To:/Cc:) on the unpatched tree gives the
+# tree quilt gives; the "[PATCH v2.6.32 n/m]" prefix is not in the subject.
 cp -a "$tmp/base" "$tmp/am"; git init -q "$tmp/am"; git -C "$tmp/am" add -A; git -C "$tmp/am" commit -q -m base
 cp -a "$tmp/base" "$tmp/q"
 (cd "$tmp/q" && QUILT_PATCHES=$tmp/series QUILT_PC=$tmp/pc quilt push -a -q --fuzz=0 >/dev/null) &&
 	git init -q "$tmp/q" && git -C "$tmp/q" add -A && qt=$(git -C "$tmp/q" write-tree) || qt=quilt-failed
-git -C "$tmp/am" am -q "$d/series.mbox" >"$tmp/am.log" 2>&1 || echo "git am failed" >>"$tmp/am.log"
+git -C "$tmp/am" am -q "$OUT/rcpt/mbox/series.mbox" >"$tmp/am.log" 2>&1 || echo "git am failed" >>"$tmp/am.log"
 [ "$(git -C "$tmp/am" rev-parse 'HEAD^{tree}')" = "$qt" ] &&
 	[ "$(git -C "$tmp/am" log -1 --skip=2 --format='%an|%s')" = "H. Carol Author|demo: second fix" ] &&
 	t_ok "git am of series.mbox gives quilt's tree, with upstream's author and subject" ||
 	t_fail "git am = quilt" "quilt $qt, am $(git -C "$tmp/am" rev-parse 'HEAD^{tree}') $(tail -2 "$tmp/am.log")"
 
-# Without SIGNOFF: nobody signs the fourth mail, checkpatch says so: the
-# run fails, the mails go to mbox.rejected/, the signed mbox/ stays.
+# Without SIGNOFF: nobody signs the fourth mail (no upstream text).  The
+# run writes the mails all the same (exit 0), names that mail in one line
+# as still needing a sign-off, and the notes carry the kit's name.
 SERIES_DIR=$tmp/series NAME=demo run; rc=$?
-[ $rc -eq 1 ] && grep -q "Signed-off-by: $me" "$m1" && ! grep -rq "Kit Unit Backporter" "$d.rejected" &&
-	grep -q '^  ERROR: Missing Signed-off-by' "$d.rejected/checkpatch.txt" &&
-	tail -1 "$tmp/e" | grep -q '^mbox.sh: error: \[demo\] 1 checkpatch error(s) of ours' &&
-	t_ok "without SIGNOFF no backporter line; the unsigned mail fails checkpatch, the old mbox/ stays" ||
-	t_fail "no SIGNOFF" "rc=$rc $(cat "$tmp/e")"
+[ $rc -eq 0 ] && ! grep -rq "Kit Unit Backporter" "$d" && [ ! -e "$d.rejected" ] &&
+	grep -q "^\[ stable-backport-kit: Backported to v2.6.32: a.h spells upstream's" "$m1" &&
+	hd "$d/0000-cover-letter.patch" | grep -qx 'From: stable-backport-kit <stable-backport-kit@invalid>' &&
+	[ "$(grep -c 'needs a sign-off' "$tmp/e")" -eq 1 ] &&
+	grep -q '^\[demo\] mbox  *0004-demo-fourth-fix.patch needs a sign-off: it has no Signed-off-by at all' "$tmp/e" &&
+	grep -q "3 mail(s) carry upstream's sign-off chain but not yours" "$tmp/e" &&
+	grep -q '^  ERROR (no sign-off yet: SIGNOFF=1 signs it): Missing Signed-off-by' "$d/checkpatch.txt" &&
+	grep -q '^0004-demo-fourth-fix.patch: .*; no Signed-off-by yet$' "$d/checkpatch.txt" &&
+	[ "$(tail -1 "$d/checkpatch.txt")" = "total: 4 mails, 0 errors of ours, 0 errors on upstream's own lines, 1 warnings, 1 without a Signed-off-by (SIGNOFF=1 signs them)" ] &&
+	t_ok "without SIGNOFF: exit 0, notes by stable-backport-kit, one line per mail still needing a sign-off, checkpatch's missing sign-off counted apart" ||
+	t_fail "no SIGNOFF" "rc=$rc $(cat "$tmp/e") $(tail -1 "$d/checkpatch.txt")"
 with_id env SIGNOFF=1 SERIES_DIR="$tmp/series-bad" NAME=demo sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 1 ] && ! grep -q OURBAD "$d/series.mbox" && grep -q 'OURBAD' "$d.rejected/checkpatch.txt" &&
 	tail -1 "$tmp/e" | grep -q '1 checkpatch error(s) of ours' &&
@@ -208,7 +288,7 @@ with_id env SIGNOFF=1 SERIES_DIR="$tmp/series-bad" NAME=demo sh scripts/mbox.sh 
 with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=remote KERNEL_GIT="file://$tmp/src" sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
 r=$OUT/remote/mbox
 [ $rc -eq 0 ] && grep -q '^Upstream text of the first fix\.$' "$r/0001-demo-first-fix.patch" &&
-	grep -q "lacks upstream's changelog" "$r/0002-demo-second-fix.patch" &&
+	grep -q "the kit's source lacks$" "$r/0002-demo-second-fix.patch" &&
 	t_ok "a remote KERNEL_GIT: the upstream commit fetched by id" || t_fail "remote source" "rc=$rc $(tail -2 "$tmp/e")"
 SERIES_DIR=$tmp/series NAME=remote KERNEL_GIT="file://$tmp/nowhere" run; rc=$?
 [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && t_ok "an unreachable remote KERNEL_GIT: exit 3, one line" ||
@@ -228,6 +308,9 @@ mkdir "$tmp/s-nogit" "$tmp/s-missing" "$tmp/plain"
 cp "$tmp/nogit.patch" "$tmp/s-nogit/"; echo nogit.patch >"$tmp/s-nogit/series"
 echo missing.patch >"$tmp/s-missing/series"
 bad "SIGNOFF=yes" "SIGNOFF='yes' is neither 1 nor 0" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" SIGNOFF=yes
+bad "MBOX_TO with a line break" "MBOX_TO holds a line break or tab" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" MBOX_TO="a@b.example
+Bcc: x@y.example"
+bad "MBOX_CC entry without an address" "MBOX_CC='a@b.example, nobody' has an entry that is no mail address" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" MBOX_CC="a@b.example, nobody"
 bad "SIGNOFF=1 with no git identity" "git config user.name/user.email is not set" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" SIGNOFF=1 \
 	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0= GIT_CONFIG_KEY_1=user.email GIT_CONFIG_VALUE_1=
 bad "no branch" "no branch given"

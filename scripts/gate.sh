@@ -202,8 +202,10 @@ judge() {
 	                  ok: (($v.verdict // "none") == $w.expected and $v.verdict != "NOT-TESTED")}})
 	             | from_entries) as $fx
 	          # a boot that stopped in its control phase (parse'"'"'s "phase",
-	          # testvm/README.md) judged nothing of any fix: mutants retry it
-	          | ($b.verdict == "INCONCLUSIVE" and any(($b.boots // [])[]; .verdict == "INCONCLUSIVE" and .phase == "control")) as $ctl
+	          # or a fix'"'"'s own control_failed: each fix program has its own;
+	          # testvm/README.md) judged nothing of that fix: mutants retry it
+	          | ($b.verdict == "INCONCLUSIVE" and any(($b.boots // [])[]; .verdict == "INCONCLUSIVE"
+	              and (.phase == "control" or any((.fixes // {})[]; .control_failed == true)))) as $ctl
 	          | {booted: true, boot: $x.dir, verdict: $b.verdict, expected: $want.expected, control_failed: $ctl,
 	             verdict_ok: ($b.verdict == $want.expected),
 	             ok: ($b.verdict == $want.expected and all($fx[]; .ok)),

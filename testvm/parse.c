@@ -12,8 +12,11 @@
  *    "tests": {"planned", "passed", "failed", "skipped"},
  *    "failed_tests": ["<name of each not-ok test>", ...],
  *    "fixes": {"<CVE id>": {"verdict", "signature", "tests": {...},
- *                           "failed_tests": [...][, "unreachable"]}, ...}}
- * ("unreachable": the proof a precond: test gave, on an UNREACHABLE fix).
+ *                           "failed_tests": [...], "control_failed"
+ *                           [, "unreachable"]}, ...}}
+ * ("control_failed": the fix's own control phase failed or did not finish,
+ * so nothing of it was judged; "unreachable": the proof a precond: test
+ * gave, on an UNREACHABLE fix).
  * The top-level tests and failed_tests are the whole boot's, each fix's
  * its own; the top-level verdict is the worst of the fixes' (overall()).
  * Exit 0 when the log was read (whatever the verdict), 2 on bad usage or
@@ -953,6 +956,9 @@ static void print_json(const struct scan *r, const char *verdict, const char *si
 		json_str(x->sig);
 		putchar(',');
 		json_tests(k, x->planned, x->passed, x->failed, x->skipped);
+		/* its own control phase stopped it: nothing of the fix was judged
+		 * (the gate's control_failed; mutants boot it once more) */
+		printf(",\"control_failed\":%s", x->control_at >= 0 && !x->control_ok ? "true" : "false");
 		if (!strcmp(x->verdict, "UNREACHABLE")) {
 			printf(",\"unreachable\":");
 			json_str(x->proof);

@@ -127,6 +127,15 @@ t_check "C dropped, the control phase fails twice: booted once more, then INCONC
 	test \$(grep -c 'booting it once more' '$tmp/e10') = 1 && grep -q '1 mutant(s) INCONCLUSIVE' '$tmp/e10' && ! grep -q 'not caught' '$tmp/e10'"
 t_check "result.json: C's record names its gate record, which says the control phase failed" sh -c "
 	g=\$(jq -r '.mutants.C.gate' '$r') && jq -e '.kernels.patched.control_failed == true and .status == \"fail\"' \"\$g\" >/dev/null"
+# C dropped as it is on a real v2.6.32: every 32-bit program faults at its
+# start, no oops; CVE-2010-0307's own control phase fails (probe32), the
+# boot's phase is done: its control_failed (parse, per fix) decides.
+rm -f "$OUT"/v2.6.32/mutant-*/verify.booted
+KIT_REBOOT=1 MUTANT_LOG_c="$fx/inconclusive-v2.6.32-mutant-c-32bit-segfault.log" MUTANTS="C" \
+	sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o10b" 2>"$tmp/e10b"; rc=$?
+t_check "C dropped on a real v2.6.32 (32-bit programs fault, a fix's own control phase fails, no oops): INCONCLUSIVE, neither caught nor a hole, exit 0" sh -c "
+	test $rc = 0 && grep -q '^C .*INCONCLUSIVE *INCONCLUSIVE (neither caught nor a hole): the boot stopped in its control phase twice' '$tmp/o10b' &&
+	! grep -q 'not caught' '$tmp/e10b'"
 rm -f "$OUT"/v2.6.32/mutant-*/verify.booted
 KIT_REBOOT=1 MUTANT_LOG_cve_2010_0307="$fx/inconclusive-oops-in-control.log" MUTANTS="CVE-2010-0307" \
 	sh "$k/scripts/mutants.sh" v2.6.32 >"$tmp/o11" 2>"$tmp/e11"; rc=$?

@@ -3,7 +3,7 @@
 # Each fixture: line 1 is a header
 #   # KIT-EXPECT: <VERDICT> | sig: <substring of the signature> | args: <parse args>
 #     [| fixes: <ID>=<VERDICT> ...] [| fix-sig: <ID>=<substring of its signature>]
-#     [| converted: ...] | source: ...
+#     [| knows: <ID> ...] [| converted: ...] | source: ...
 # ("sig:" and "args:" may be empty), then the raw serial log.  Every
 # fixture also holds what holds for any log: the boot's verdict is the
 # worst of its fixes', its counts their sum, and no fix without results
@@ -21,17 +21,28 @@ trap 'rm -rf "$tmp"' EXIT
 # The parser knows the fixes the recorded logs name, and no others: a fix
 # added to the kit later is absent from every log recorded before it and
 # would be judged as missing in each (FIXES=, testvm/Makefile).
-mkdir -p "$tmp/fixes"
-for id in $(cat "$root"/testvm/fixtures/*.log | sed -n 's/^KIT: fix \(CVE-[0-9]*-[0-9]*\) plan.*/\1/p' | sort -u); do
-	cp -R "$root/backports/fixes/$id" "$tmp/fixes/"
-done
-make -s -C "$root/testvm" OUT="$tmp/out" FIXES="$tmp/fixes" host >"$tmp/build.log" 2>&1 ||
-	{ t_fail "build the parser" "$(tail -5 "$tmp/build.log")"; t_done; exit 1; }
-parse=$tmp/out/parse
-
 field() { # field <header> <name>
 	printf '%s\n' "$1" | tr '|' '\n' | sed -n "s/^ *$2: *//p" | sed 's/ *$//'
 }
+# parser_for ID...: a parser that knows those fixes, built once per set
+parser_for() {
+	_k=$(printf '%s\n' "$@" | sort -u | paste -sd_ -)
+	if [ ! -x "$tmp/p.$_k/parse" ]; then
+		mkdir -p "$tmp/f.$_k"
+		for _id in "$@"; do cp -R "$root/backports/fixes/$_id" "$tmp/f.$_k/"; done
+		make -s -C "$root/testvm" OUT="$tmp/p.$_k" FIXES="$tmp/f.$_k" host >"$tmp/build.log" 2>&1 ||
+			{ t_fail "build the parser for $*" "$(tail -5 "$tmp/build.log")"; return 1; }
+	fi
+	echo "$tmp/p.$_k/parse"
+}
+# The fixtures recorded before a fix existed are judged by a parser that
+# knows the fixes of those logs; a fixture whose header says "knows: ID..."
+# (one recorded with more fixes in its image) by one that knows those.
+ids=$(for f in "$root"/testvm/fixtures/*.log; do
+	[ -n "$(field "$(head -1 "$f")" knows)" ] || sed -n 's/^KIT: fix \(CVE-[0-9]*-[0-9]*\) plan.*/\1/p' "$f"
+done | sort -u)
+# shellcheck disable=SC2086 # ids, split on purpose
+parse=$(parser_for $ids) || { t_done; exit 1; }
 
 n=0
 for f in "$root"/testvm/fixtures/*.log; do
@@ -42,9 +53,12 @@ for f in "$root"/testvm/fixtures/*.log; do
 	want=$(printf '%s\n' "${hdr#\# KIT-EXPECT: }" | cut -d'|' -f1 | tr -d ' ')
 	sig=$(field "$hdr" sig)
 	args=$(field "$hdr" args)
+	knows=$(field "$hdr" knows)
+	# shellcheck disable=SC2086 # ids, split on purpose
+	p=$parse; [ -z "$knows" ] || p=$(parser_for $knows) || continue
 	tail -n +2 "$f" >"$tmp/log"
 	# shellcheck disable=SC2086
-	out=$("$parse" $args "$tmp/log") || { t_fail "$name: parse ran" "exit $?"; continue; }
+	out=$("$p" $args "$tmp/log") || { t_fail "$name: parse ran" "exit $?"; continue; }
 	got=$(printf '%s' "$out" | jq -r .verdict) || { t_fail "$name: JSON" "$out"; continue; }
 	gsig=$(printf '%s' "$out" | jq -r .signature)
 	# SURVIVED means every test passed: a fixture that says otherwise
@@ -66,6 +80,10 @@ for f in "$root"/testvm/fixtures/*.log; do
 		and ([.fixes[] | .tests.passed] | add) == .tests.passed and ([.fixes[] | .tests.failed] | add) == .tests.failed
 		and ([.fixes[] | .tests.skipped] | add) == .tests.skipped
 		and all(.fixes[]; .verdict != "SURVIVED" or .tests.passed > 0)' "$tmp/f.json"
+	# control_failed is set exactly for the fix whose own control phase
+	# stopped it (failed, oopsed or did not finish), as its signature says
+	t_check "$name: control_failed set for exactly the fixes stopped in their control phase" jq -e '
+		all(.fixes[]; .control_failed == (.signature | test("^(control phase |oops in the control phase)")))' "$tmp/f.json"
 	fixes=$(field "$hdr" fixes)
 	fsig=$(field "$hdr" fix-sig)
 	for fv in $fixes; do

@@ -23,25 +23,21 @@
 # as they were); 2 nothing to report (no result file under OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/report-lib.sh"
 need_cmd jq awk sed
 dst=${REPORT_HTML:-$KIT_ROOT/docs/results.html}
 mroot=${MUTANTS_OUT:-$OUT}
 
-# readable <file> <what to run>: a result file must be one JSON object.
-readable() {
-	[ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$1" 2>/dev/null)" = true ] ||
-		die 1 "$1 is not a readable result file (truncated or not JSON); $2 (or remove it); ${dst#"$KIT_ROOT"/} left as it was"
-}
 found=0
 for b in $(list_branches); do
 	for r in "$OUT/$b/result.json" "$mroot/$b/result.json"; do
 		[ -e "$r" ] || continue
-		readable "$r" "rerun 'make verify BRANCH=$b'"
+		readable "$r" "rerun 'make verify BRANCH=$b'" "${dst#"$KIT_ROOT"/} left as it was"
 	done
 	[ -e "$OUT/$b/result.json" ] && found=$((found + 1))
 	for r in "$OUT/$b"/picks/*.json; do
 		[ -e "$r" ] || continue
-		readable "$r" "rerun 'make pick BRANCH=$b'"
+		readable "$r" "rerun 'make pick BRANCH=$b'" "${dst#"$KIT_ROOT"/} left as it was"
 	done
 done
 [ "$found" -gt 0 ] ||
@@ -51,16 +47,6 @@ done
 esc() {
 	LC_ALL=C tr -d '\000-\010\013-\037\177' |
 		LC_ALL=C sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' -e "s/'/\&#39;/g"
-}
-# shown <path>: a path as the page shows it; never this machine's folders
-# (the page is committed): <OUT>/..., a path in the kit, or the last two parts.
-shown() {
-	case $1 in
-	"$OUT"/*) echo "<OUT>/${1#"$OUT"/}" ;;
-	"$KIT_ROOT"/*) echo "${1#"$KIT_ROOT"/}" ;;
-	*/*/*) echo ".../$(basename "$(dirname "$1")")/$(basename "$1")" ;;
-	*) echo "$1" ;;
-	esac
 }
 # J <file> <jq program> [jq args]: the program's raw output, @html applied
 # by the program itself wherever it prints what it read.

@@ -23,6 +23,7 @@
 # Exit 0 written; 1 a file cannot be read (named).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/report-lib.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 kit_fixes >/dev/null
 need_cmd jq git awk sed
@@ -30,20 +31,6 @@ fmt=md
 case ${1:-} in --html) fmt=html ;; '') ;; *) die 2 "usage: ship.sh [--html]" ;; esac
 croot=${CROSS_OUT:-$OUT}
 
-# readable <file> <what to run>: one JSON object, or the run stops.
-readable() {
-	[ "$(jq -s 'length == 1 and (.[0] | type) == "object"' "$1" 2>/dev/null)" = true ] ||
-		die 1 "$1 is not a readable result file (truncated or not JSON); $2 (or remove it)"
-}
-# shown <path>: as the page shows it, never this machine's folders.
-shown() {
-	case $1 in
-	"$OUT"/*) echo "<OUT>/${1#"$OUT"/}" ;;
-	"$KIT_ROOT"/*) echo "${1#"$KIT_ROOT"/}" ;;
-	*/*/*) echo ".../$(basename "$(dirname "$1")")/$(basename "$1")" ;;
-	*) echo "$1" ;;
-	esac
-}
 # clean: what a file says, on one line, with no mark-up of ours in it
 # (tabs and control characters out, a backquote made a quote).
 clean() { LC_ALL=C tr -d '\000-\010\013-\037\177' | tr '\t\n`' "  '" | sed 's/ *$//'; }

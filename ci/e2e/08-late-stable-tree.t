@@ -2,16 +2,16 @@
 # A tree of the era, made from a pinned release with what late stable and
 # vendor trees carry, goes to a verdict (docs/trees.md):
 #  - v2.6.28 plus the four compat declarations 2.6.28.y appended at the end
-#    of include/linux/compat.h, exactly where CVE-2010-3081's hunk adds its
-#    own: `make verify TREE=` merges that hunk three ways against the
+#    of include/linux/compat.h, exactly where compat_alloc_user_space()'s
+#    fix (c41d68a513c7) adds its own: `make verify TREE=` merges that hunk three ways against the
 #    pinned release (scripts/merge3.sh) and the tree's patch says so;
 #  - and a Kconfig option (OOM_KILLER, default y, as a Linux-VServer tree
 #    has) that gates out_of_memory(), which allnoconfig leaves off and the
 #    link then misses: the tree builds with its owner's configuration
 #    (CONFIG=, here the kit's own v2.6.28 .config, which predates the
 #    option) plus the kit's symbols, oldconfig giving the option its default.
-# Every fix is what the gate holds it to on v2.6.28 (CVE-2010-3081, whose
-# hunk was merged, VULNERABLE unpatched and SURVIVED patched), exit 0, and
+# Every fix is what the gate holds it to on v2.6.28 (the fix whose hunk
+# was merged VULNERABLE unpatched and SURVIVED patched), exit 0, and
 # the tree comes out unchanged.
 . ci/e2e/lib.sh
 b=v2.6.28
@@ -86,15 +86,17 @@ grep -q "^  include/linux/compat.h: hand hunk .*, merged three ways; the tree an
 if ! jq -e '.gate.kernels' "$r" >/dev/null 2>&1; then
 	t_fail "make verify TREE= gives verdicts" "exit $rc: $(tail -3 "$tmp/verify.log")"
 else
-	# each fix on what the gate holds it to on v2.6.28 (CVE-2010-3301
-	# is unreachable there), and the merged fix itself VULNERABLE -> SURVIVED
+	# each fix on what the gate holds it to on v2.6.28 (a fix may be
+	# unreachable there), and the merged fix itself VULNERABLE -> SURVIVED
+	# (the fix the merged patch references)
+	mfix=$(sed -n 's/^References: //p' "$i" | head -1)
 	for k in unpatched patched; do
 		want=SURVIVED; [ $k = patched ] || want=VULNERABLE
 		said=$(jq -r --arg k $k '.gate.kernels[$k].fixes | to_entries | map("\(.key) \(.value.verdict) (must be \(.value.expected))") | join(", ")' "$r")
 		bad=$(jq -r --arg k $k '.gate.kernels[$k].fixes | to_entries | map(select(.value.ok | not)) | map(.key) | join(" ")' "$r")
-		[ -n "$said" ] && [ -z "$bad" ] && [ "$(jq -r --arg k $k '.gate.kernels[$k].fixes["CVE-2010-3081"].verdict' "$r")" = $want ] &&
-			t_ok "$k: every fix as the gate holds it, CVE-2010-3081 (the merged hunk) $want: $said" ||
-			t_fail "$k: every fix as the gate holds it, CVE-2010-3081 $want" "$said"
+		[ -n "$said" ] && [ -z "$bad" ] && [ "$(jq -r --arg k $k --arg f "$mfix" '.gate.kernels[$k].fixes[$f].verdict' "$r")" = $want ] &&
+			t_ok "$k: every fix as the gate holds it, $mfix (the merged hunk) $want: $said" ||
+			t_fail "$k: every fix as the gate holds it, ${mfix:-the merged fix} $want" "$said"
 	done
 	[ $rc -eq 0 ] && [ "$(jq -r .gate.status "$r")" = pass ] && t_ok "make verify TREE= exits 0, gate pass" ||
 		t_fail "make verify TREE= exits 0, gate pass" "exit $rc, gate $(jq -r .gate.status "$r"): $(grep 'error:' "$tmp/verify.log" | tail -1)"

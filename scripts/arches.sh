@@ -30,6 +30,27 @@ arch_of_cell() {
 	esac
 }
 
+# arches_of_path FILE: the architectures (KIT_ARCHES names) a kernel
+# source file belongs to, by its folder (arch/<dir>/, include/asm-<dir>/);
+# "generic" for a file of no architecture (include/asm-generic/ too); the
+# folder's own name for one ARCHES= cannot name (ia64, s390, arm, ...).
+arches_of_path() {
+	case $1 in
+	arch/*) _ap=${1#arch/} ;;
+	include/asm-*) _ap=${1#include/asm-} ;;
+	*) echo generic; return ;;
+	esac
+	case ${_ap%%/*} in
+	generic) echo generic ;;
+	x86 | x86_64 | i386) echo x86_64 x86_32 ;;
+	sparc | sparc64) echo sparc64 ;;
+	powerpc | ppc | ppc64) echo powerpc ;;
+	m68knommu | m68k) echo m68knommu ;;
+	sh | sh64) echo sh ;;
+	*) echo "${_ap%%/*}" ;;
+	esac
+}
+
 # arches_canon VALUE: VALUE (architectures separated by blanks or commas;
 # "all", or nothing, for every one) as the canonical list, in KIT_ARCHES
 # order, each once, in ARCHES_LIST.  Status 1 and a one-line reason in

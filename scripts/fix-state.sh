@@ -18,6 +18,14 @@
 # not in the tree, e.g. ia32_aout.c in 6.1); else present when all the
 # present/absent lines that apply hold; missing otherwise.
 #
+# ARCHES=<the architectures a tree ships> (scripts/arches.sh names; unset
+# or all: every one): a change line whose FILE is another architecture's
+# (arch/<dir>/, include/asm-<dir>/: arches_of_path) does not apply, as if
+# the file were not there.  A vendor tree that ships x86_64 and powerpc is
+# judged on their files: its sparc64 headers, which it never builds, make
+# no change missing.  A change whose lines are all other architectures' is
+# n/a, and says so.
+#
 # The changes are every fix's (kit_changes, lib.sh; KIT_FIXES=<dir> reads
 # another fixes folder).  FIXSTATE_CHANGES=<dir> reads a bare folder of
 # change folders instead, in the order of their names (tests).
@@ -61,16 +69,28 @@ body() {
 	inside { print; if ((inside == 1 && $0 ~ /^}/) || (inside == 2 && $0 ~ /^[ \t]*\.endm/)) exit }' "$1"
 }
 
+# shipped FILE: FILE is generic or one of an architecture ARCHES names
+# (always, without ARCHES)
+shipped() {
+	[ -n "$ship" ] || return 0
+	for _sa in $(arches_of_path "$1"); do
+		[ "$_sa" = generic ] || arches_has "$ARCHES_LIST" "$_sa" && return 0
+	done
+	return 1
+}
+
 # eval_detect WHAT: read DETECT lines on stdin; sets $applied (how many
 # present/absent lines apply to TREE), $failed (the last one that does not
-# hold), $affected (how many affected lines apply) and $affected_hit (how
-# many of those hold).
+# hold), $affected (how many affected lines apply), $affected_hit (how
+# many of those hold) and $unshipped (lines left out: another
+# architecture's file, ARCHES=).
 eval_detect() {
-	applied=0 failed= affected=0 affected_hit=0
+	applied=0 failed= affected=0 affected_hit=0 unshipped=0
 	while read -r kind file func re; do
 		case $kind in present | absent | affected) ;; '' | \#*) continue ;;
 		*) die 2 "$1: unknown kind '$kind' (present, absent or affected)" ;; esac
 		[ -f "$tree/$file" ] || continue
+		shipped "$file" || { unshipped=$((unshipped + 1)); continue; }
 		if [ "$kind" = affected ]; then affected=$((affected + 1)); else applied=$((applied + 1)); fi
 		if [ "$func" = - ]; then
 			text=$(cat "$tree/$file") where=$file
@@ -123,6 +143,15 @@ host_state() {
 	fi
 }
 
+# ARCHES: judge the changes on the shipped architectures' files only (a
+# host patch is x86 build machinery: never filtered)
+ship=
+if [ "$host" = 0 ] && [ -n "${ARCHES:-}" ]; then
+	. "$KIT_ROOT/scripts/arches.sh"
+	arches_canon "$ARCHES" || die 2 "$ARCHES_WHY"
+	[ "$ARCHES_LIST" = "$KIT_ARCHES" ] || ship=1
+fi
+
 if [ "$host" = 1 ]; then
 	ht=$(mktemp -d)
 	trap 'rm -rf "$ht"' EXIT
@@ -137,6 +166,8 @@ for c in $(change_list); do
 	eval_detect "${d#"$KIT_ROOT"/}/DETECT" <"$d/DETECT"
 	if grep -q '^affected[[:space:]]' "$d/DETECT" && [ $affected_hit -eq 0 ]; then
 		echo "$c $id n/a the code it fixes is not in the tree (no affected line of its DETECT holds; $affected checked)"
+	elif [ $applied -eq 0 ] && [ $unshipped -gt 0 ]; then
+		echo "$c $id n/a its files here are other architectures' than those shipped (ARCHES: $ARCHES_LIST)"
 	elif [ $applied -eq 0 ]; then
 		echo "$c $id n/a none of the files it touches is in the tree"
 	elif [ -n "$failed" ]; then

@@ -59,8 +59,21 @@ load_branch "$BRANCH"
 # architectures (scripts/pick.sh), verified under its own name
 # (<branch>-pick-<name>) so that the branch's full-series result stays as
 # it was; the pick's record ($OUT/<b>/picks/<name>.json) gets the verdicts.
+# With TREE=, ARCHES= names the architectures the tree ships: the tree's
+# fix state, plan and series read their files only (fix-state.sh), so a
+# vendor tree is not held to headers of an architecture it never builds.
 pick=
-if [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; then
+if [ -n "$TREE" ] && { [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; }; then
+	[ "${HARDENING:-1}" = 1 ] ||
+		die 2 "HARDENING=0 makes a pick of the branch's own series; a TREE= run applies what the tree lacks: drop HARDENING="
+	. "$KIT_ROOT/scripts/arches.sh"
+	arches_canon "$ARCHES" || die 2 "$ARCHES_WHY"
+	arches_has "$ARCHES_LIST" "$BR_ARCH" ||
+		die 2 "ARCHES='$ARCHES' has no $BR_ARCH, and make verify boots $BR_ARCH kernels; add $BR_ARCH to the architectures the tree ships"
+	ARCHES=$ARCHES_LIST
+	export ARCHES
+	progress "$NAME" plan "the tree ships $ARCHES_LIST (ARCHES=): other architectures' files are not read for its fix state"
+elif [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; then
 	. "$KIT_ROOT/scripts/arches.sh"
 	{ arches_canon "${ARCHES:-}" && hardening_check "${HARDENING:-1}"; } || die 2 "$ARCHES_WHY"
 	[ -z "$TREE" ] && [ -z "${SERIES_DIR:-}" ] ||

@@ -54,6 +54,37 @@ printf 'int x(void)\n{\n\told_api();\n}\n' >"$tmp/u/lib/b.c"
 printf 'int new_api(void)\n{\n\treturn check();\n}\n' >"$tmp/u/lib/a.c"
 [ "$(stw)" = present ] && t_ok "... present once its present line holds" || t_fail "affected holds: present" "$(stw)"
 
+# --- ARCHES=: a tree judged on the architectures it ships ------------------
+# S: sparc64's TIF_ABI_PENDING removal alone (as B); T: a rename in every
+# architecture's compat.h (as I), x86 done, sparc64 not; U: a line in
+# include/asm-generic/, which belongs to every architecture.
+mkdir -p "$tmp/cha/S" "$tmp/cha/T" "$tmp/cha/U" "$tmp/v/arch/sparc/include/asm" "$tmp/v/arch/x86/include/asm" "$tmp/v/include/asm-generic"
+for c in S T U; do printf 'Upstream: %040d\n' 0 >"$tmp/cha/$c/INFO"; done
+printf 'absent arch/sparc/include/asm/thread_info_64.h - TIF_ABI_PENDING\n' >"$tmp/cha/S/DETECT"
+printf 'absent arch/x86/include/asm/compat.h - (^|[^_[:alnum:]])compat_alloc_user_space\nabsent arch/sparc/include/asm/compat.h - (^|[^_[:alnum:]])compat_alloc_user_space\n' >"$tmp/cha/T/DETECT"
+printf 'absent include/asm-generic/x.h - old_thing\nabsent arch/sparc/include/asm/compat.h - compat_alloc_user_space\n' >"$tmp/cha/U/DETECT"
+echo '#define TIF_ABI_PENDING 1' >"$tmp/v/arch/sparc/include/asm/thread_info_64.h"
+echo 'static void *compat_alloc_user_space(long len);' >"$tmp/v/arch/sparc/include/asm/compat.h"
+echo 'static void *arch_compat_alloc_user_space(long len);' >"$tmp/v/arch/x86/include/asm/compat.h"
+echo 'old_thing' >"$tmp/v/include/asm-generic/x.h"
+sta() { FIXSTATE_CHANGES=$tmp/cha sh scripts/fix-state.sh "$tmp/v" | awk '{ printf "%s=%s ", $1, $3 }'; }
+[ "$(sta)" = "S=missing T=missing U=missing " ] && t_ok "no ARCHES: every architecture's files read (S, T missing by sparc64)" ||
+	t_fail "no ARCHES: all read" "$(sta)"
+[ "$(ARCHES=all sta)" = "S=missing T=missing U=missing " ] && t_ok "ARCHES=all: the same" || t_fail "ARCHES=all" "$(ARCHES=all sta)"
+[ "$(ARCHES='x86_64 powerpc' sta)" = "S=n/a T=present U=missing " ] &&
+	t_ok "ARCHES='x86_64 powerpc': sparc64's files not read: S n/a, T present by x86; asm-generic still read (U missing)" ||
+	t_fail "ARCHES without sparc64" "$(ARCHES='x86_64 powerpc' sta)"
+FIXSTATE_CHANGES=$tmp/cha ARCHES=x86_64 sh scripts/fix-state.sh "$tmp/v" |
+	grep -qx "S 000000000000 n/a its files here are other architectures' than those shipped (ARCHES: x86_64)" &&
+	t_ok "... and S says why it is n/a" || t_fail "S n/a says why" "$(FIXSTATE_CHANGES=$tmp/cha ARCHES=x86_64 sh scripts/fix-state.sh "$tmp/v")"
+[ "$(ARCHES='x86_64,sparc64' sta)" = "S=missing T=missing U=missing " ] && t_ok "ARCHES naming sparc64: its files read again" ||
+	t_fail "ARCHES with sparc64" "$(ARCHES='x86_64,sparc64' sta)"
+out=$(FIXSTATE_CHANGES=$tmp/cha ARCHES=vax sh scripts/fix-state.sh "$tmp/v" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "unknown architecture 'vax'" &&
+	t_ok "ARCHES=vax: refused, exit 2, one line" || t_fail "ARCHES=vax refused" "rc=$rc" "$out"
+out=$(ARCHES=x86_64 sh scripts/fix-state.sh --host branches/host/"$(ls branches/host | head -1)" "$tmp/v" 2>&1); rc=$?
+[ $rc -eq 0 ] && t_ok "--host: ARCHES= never filters a host patch (x86 build machinery)" || t_fail "--host with ARCHES" "rc=$rc" "$out"
+
 # --- CVE-2010-3081 (change I): its real DETECT on trees shaped like the releases
 I=$(echo backports/fixes/*/changes/I-compat-alloc-user-space)
 mkdir -p "$tmp/chI/I"

@@ -48,6 +48,7 @@ cat >"$k/scripts/plan-series.sh" <<'P'
 . "$(dirname "$0")/lib.sh"
 b=$1 dir=$3 sd=${PLAN_SERIES_DIR:-$KIT_ROOT/backports/$1}
 mkdir -p "$dir"
+printf '%s\n' "${ARCHES:-}" >"$dir/arches.seen"
 case ${FAKE_PLAN:-full} in
 full) st="full series" miss='.' ;;
 partly) st="partly fixed" miss='^I-'
@@ -256,6 +257,20 @@ ls -lR --time-style=+%s "$t/out" >"$t/after"
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
 	printf '%s' "$out" | grep -q "NAME=v2.6.31 is a branch name; a TREE= run writes to OUT/<name>/" && cmp -s "$t/before" "$t/after" &&
 	t_ok "TREE= with NAME=<a branch>: refused, exit 2, one line, nothing written" || t_fail "NAME=branch refused" "rc=$rc" "$out"
+
+# --- TREE= with ARCHES=: the architectures the tree ships -------------------
+verify TREE="$t/vendor/v2.6.32" ARCHES=powerpc,x86_64 FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+[ $rc -eq 0 ] && [ "$(cat "$t/out/tree-v2.6.32/plan/arches.seen")" = "x86_64 powerpc" ] &&
+	printf '%s\n' "$out" | grep -q "the tree ships x86_64 powerpc (ARCHES=)" &&
+	t_ok "TREE= with ARCHES=powerpc,x86_64: no pick; the plan (its fix state) gets the canonical list, and the run says so" ||
+	t_fail "TREE= with ARCHES" "rc=$rc" "$out" "$(cat "$t/out/tree-v2.6.32/plan/arches.seen")"
+for a in "ARCHES=powerpc|has no x86_64, and make verify boots x86_64 kernels" \
+	"ARCHES=vax|unknown architecture 'vax'" \
+	"HARDENING=0|HARDENING=0 makes a pick of the branch's own series; a TREE= run applies what the tree lacks"; do
+	verify TREE="$t/vendor/v2.6.32" "${a%%|*}" FAKE_patched=SURVIVED FAKE_patched_FIXES="$both_surv"
+	[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -qF "${a#*|}" &&
+		t_ok "TREE= with ${a%%|*}: refused, exit 2, one line" || t_fail "TREE= with ${a%%|*}" "rc=$rc" "$out"
+done
 
 # --- provenance names the series pushed ------------------------------------
 prov() { jq -r ".provenance.$1" "$t/out/$2/result.json"; }

@@ -206,14 +206,17 @@ up_to_date() {
 		die 1 "[$NAME] $bdir/$_bad is not the file its build wrote (sha256 differs from $bdir/sha256sums); remove $bdir and run again"
 	[ -z "$_bad" ] || die 1 "[$NAME] $bdir/$_bad is missing (named in $bdir/sha256sums); remove $bdir and run again"
 	# the build's record, again: a result.json moved away or rewritten
-	# since gets it from the build's own record
+	# since gets it from the build's own record; where the configuration
+	# came from is this run's (CONFIG= is keyed by content: the build that
+	# made the kernel may have named the same file by another path)
 	result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" --arg src "$src_id" \
 		--arg commit "$commit" --arg tree "${TREE:+$src}" \
 		--arg log "$bdir/build.log" --arg img "$bdir/bzImage" --slurpfile rec "$bdir/build.json" \
+		--arg cfrom "$config_from" \
 		'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 		 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 		 | .build[$k] = ($rec[0].build + {log: $log, bzImage: $img, up_to_date: true, cache: (.build[$k].cache // null)})
-		 | .toolchain = $rec[0].toolchain'
+		 | .build[$k].config.from = $cfrom | .toolchain = $rec[0].toolchain'
 	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage, every file as its build wrote it)"
 }
 
@@ -247,15 +250,16 @@ from_cache() {
 		printf '%s\n' "$stamp" >"$_t/stamp" || { rmtree "$_t"; return 1; }
 	rmtree "$bdir" "$bdir.failed"
 	mv "$_t" "$bdir" || die 1 "cannot move the cached kernel into $bdir"
+	# the entry's build, this run's configuration source (as up_to_date)
 	result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 		--arg commit "$commit" --arg src "$src_id" --arg tree "${TREE:+$src}" \
 		--arg log "$bdir/build.log" --arg img "$bdir/bzImage" --arg e "$_e" \
-		--slurpfile rec "$bdir/build.json" \
+		--slurpfile rec "$bdir/build.json" --arg cfrom "$config_from" \
 		'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 		 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 		 | .build[$k] = ($rec[0].build + {log: $log, bzImage: $img,
 		     cache: {hit: true, key: $rec[0].build.inputs_sha256, entry: $e, built_at: $rec[0].built_at}})
-		 | .toolchain = $rec[0].toolchain'
+		 | .build[$k].config.from = $cfrom | .toolchain = $rec[0].toolchain'
 	progress "$NAME" build "$KIND kernel from the build cache (key ${stamp%"${stamp#????????????}"}, built $(jq -r .built_at "$bdir/build.json"), $(jq -r .build.seconds "$bdir/build.json")s then): $bdir/bzImage"
 }
 # to_cache: publish $bdir (just built) under its key; a failure to store is

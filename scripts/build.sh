@@ -126,6 +126,20 @@ fi
 
 out_root
 mkdir -p "$nodedir"
+# What a run killed half-way left in $nodedir (Ctrl-C, a lost machine): its
+# work tree (.<kind>.tmp.<pid>, a whole kernel tree) and its copy from the
+# cache (.<kind>.cache.<pid>).  Removed when that pid is gone; a live run's,
+# or one whose pid this user cannot signal, is kept.
+for _o in "$nodedir"/.*.tmp.* "$nodedir"/.*.cache.*; do
+	case ${_o##*.} in '' | *[!0-9]*) continue ;; esac
+	if [ -d "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null; then rmtree "$_o"; fi
+done
+# The fixed name earlier builds worked in (.<kind>.tmp) names no pid: it is
+# removed only when no build of this user runs (the build lock is free).
+for _o in "$nodedir"/.*.tmp; do
+	[ -d "$_o" ] && [ ! -L "$KIT_LOCK" ] || continue
+	{ flock -n 8 && rmtree "$_o"; } 8>>"$KIT_LOCK" 2>/dev/null || :
+done
 
 # The kit's own series goes only where the tree lacks it: a tree that
 # already carries some changes gets the missing ones (and is refused if what
@@ -299,9 +313,11 @@ fi
 up_to_date && exit 0
 
 t0=$(date +%s)
-tmp=$nodedir/.$KIND.tmp
-chmod -R u+w "$tmp" 2>/dev/null || true
-rm -rf "$tmp"
+# the work tree is this run's own (swept above once the run is gone); the
+# old fixed name, if a build held the lock then, goes now
+rmtree "$nodedir/.$KIND.tmp"
+tmp=$nodedir/.$KIND.tmp.$$
+rmtree "$tmp"
 mkdir -p "$tmp"
 progress "$NAME" copy "copying $src_id to a work tree"
 if [ -n "$TREE" ]; then
@@ -396,8 +412,14 @@ tb=$(date +%s)
 cat $frag_files >"$tmp/required.config"
 # ARCH and CROSS_COMPILE on every make: a vendor's top Makefile may default
 # them to its own board (ARCH ?= arm, CROSS_COMPILE ?= arm-linux-).  The
-# kit builds x86_64 on x86_64: no prefix.
-kmake() { make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"; }
+# kit builds x86_64 on x86_64: no prefix.  "kmake exec ...": make takes the
+# place of the shell running the function (in the background, so that a
+# signal sent to the job's pid reaches make, not a shell that leaves make
+# running).
+kmake() {
+	_kx=; [ "$1" != exec ] || { _kx=exec; shift; }
+	$_kx make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"
+}
 if [ -z "$TREE" ]; then
 	# the kit's own kernels: small, from allnoconfig (its reference)
 	progress "$NAME" config "miniconfig: $BR_CONFIG"
@@ -429,7 +451,9 @@ sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config"
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 (
 	cd "$tmp/src"
-	kmake -j"$JOBS" bzImage >>"$log" 2>&1 &
+	# (a job started with & ignores SIGINT: Ctrl-C reaches make through
+	# the trap, as SIGTERM, which make passes on to what it runs)
+	kmake exec -j"$JOBS" bzImage >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill $pid 2>/dev/null' INT TERM
 	# a progress line every 15 s, but no wait past make's own end

@@ -69,11 +69,12 @@ nodedir=$OUT/$NAME
 bdir=$nodedir/$KIND
 result=$nodedir/result.json
 
-host_patches=
+# Lists below hold names (host patches, fragments, series entries), never
+# paths: the kit, OUT or a series may sit in a folder whose path has a
+# space, and a path is made where it is used, quoted.
 for p in $BR_HOST_SERIES; do
-	f=$KIT_ROOT/branches/host/$p.patch
-	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names host patch '$p', but branches/host/$p.patch does not exist"
-	host_patches="$host_patches $f"
+	[ -r "$KIT_ROOT/branches/host/$p.patch" ] ||
+		die 2 "branches/$BRANCH.conf names host patch '$p', but branches/host/$p.patch does not exist"
 done
 sec_dir=
 if [ "$KIND" != unpatched ]; then
@@ -91,13 +92,15 @@ fi
 # configuration (CONFIG=, or its defconfig) plus only what the
 # verification needs: a fragment marked "# kit-scope: miniconfig" only
 # makes the kit's own kernels small, and is left out there.
-frag_files=
+frags=
 for c in $BR_CONFIG; do
 	f=$KIT_ROOT/branches/config/$c
 	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names config fragment '$c', but branches/config/$c does not exist"
 	[ -z "$TREE" ] || ! grep -qx '# kit-scope: miniconfig' "$f" || continue
-	frag_files="$frag_files $f"
+	frags="$frags $c"
 done
+# cat_frags: the fragments built with, in order
+cat_frags() { for _c in $frags; do cat "$KIT_ROOT/branches/config/$_c"; done; }
 # where a TREE='s configuration starts: an input of the build like any other
 if [ -z "$TREE" ]; then config_from=miniconfig
 elif [ -n "$tree_config" ]; then config_from="CONFIG=$tree_config"
@@ -189,8 +192,9 @@ stamp=$(
 		# the toolchain that turns the same source into another kernel
 		ver gcc --version; ver ld --version; ver as --version; ver make --version
 		perl -e 'print "perl $^V\n"'
-		# shellcheck disable=SC2086
-		cat $host_patches $frag_files "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+		for p in $BR_HOST_SERIES; do cat "$KIT_ROOT/branches/host/$p.patch"; done
+		cat_frags
+		cat "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
 		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
 	} | sha256sum | cut -d' ' -f1
 )
@@ -298,6 +302,13 @@ up_to_date && exit 0
 # clone on the machine (the build cache, keyed by the digest above).
 from_cache && exit 0
 
+# The kernel's own make splits paths at spaces and takes a colon for a rule:
+# it cannot build in such a folder (the kit's scripts can, and a kernel
+# served above needs no make).
+case $OUT in *[[:space:]:]*)
+	die 2 "[$NAME] OUT=$OUT has a space or a colon in its path, where the kernel's make cannot build; set OUT=<a folder whose path has neither>" ;;
+esac
+
 # One kernel build at a time (2 cores), whatever cache or output root the
 # run uses: the user's build lock (scripts/lib.sh, KIT_LOCK).
 mkdir -p "$KIT_CACHE"
@@ -359,9 +370,16 @@ patch_files() {
 # stable release, a vendor's tree) keeps its own, named; one that has part
 # of it is refused, naming the file.
 progress "$NAME" host "host-toolchain series ($(echo $BR_HOST_SERIES | wc -w) patches), each where its change is absent"
-# shellcheck disable=SC2086
-apply_host_patches "$NAME" "$tmp/src" "$log" $host_patches || fail host "$host_why" $?
-sec_patches=
+set --
+for p in $BR_HOST_SERIES; do set -- "$@" "$KIT_ROOT/branches/host/$p.patch"; done
+apply_host_patches "$NAME" "$tmp/src" "$log" "$@" || fail host "$host_why" $?
+# the names applied: every one not skipped as present (host_applied holds
+# paths, split at spaces)
+host_done=
+for p in $BR_HOST_SERIES; do
+	case " $host_present " in *" $p "*) ;; *) host_done="$host_done $p" ;; esac
+done
+sec_names=
 if [ -n "$sec_dir" ]; then
 	if [ "${KIT_ALLOW_MISORDER:-0}" = 1 ]; then
 		# A mutant (a series with one patch taken out): later patches
@@ -375,7 +393,7 @@ if [ -n "$sec_dir" ]; then
 			if patch -d "$tmp/src" -p1 -F3 --dry-run -s <"$sec_dir/$p" >>"$log" 2>&1; then
 				patch -d "$tmp/src" -p1 -F3 --no-backup-if-mismatch -s <"$sec_dir/$p" >>"$log" 2>&1 ||
 					fail series "$p applied in a dry run but not for real"
-				sec_patches="$sec_patches $sec_dir/$p"
+				sec_names="$sec_names $p"
 			else
 				echo "$p" >>"$tmp/skipped-patches"
 				progress "$NAME" series "left out $p: it does not apply without the dropped patch"
@@ -386,15 +404,17 @@ if [ -n "$sec_dir" ]; then
 		(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
 			fail series "quilt push -a of $sec_dir failed"
 		rm -rf "$tmp/src/.pc"
-		for p in $(grep -v '^#' "$sec_dir/series"); do sec_patches="$sec_patches $sec_dir/$p"; done
+		sec_names=$(grep -v '^#' "$sec_dir/series")
 	fi
 fi
 
 # The work tree may differ from its verified source (the listing the copy
 # was checked against) only in the files the applied patches name: nothing
 # else slipped in.
-# shellcheck disable=SC2086
-patch_files $host_applied $sec_patches >"$tmp/expected-files"
+set --
+for p in $host_done; do set -- "$@" "$KIT_ROOT/branches/host/$p.patch"; done
+for p in $sec_names; do set -- "$@" "$sec_dir/$p"; done
+patch_files "$@" >"$tmp/expected-files"
 sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/work.listing" ||
 	fail tree "cannot read the work tree"
 # (folders left out: a new file's new folder is that file's change)
@@ -408,8 +428,7 @@ if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
 fi
 
 tb=$(date +%s)
-# shellcheck disable=SC2086
-cat $frag_files >"$tmp/required.config"
+cat_frags >"$tmp/required.config"
 # ARCH and CROSS_COMPILE on every make: a vendor's top Makefile may default
 # them to its own board (ARCH ?= arm, CROSS_COMPILE ?= arm-linux-).  The
 # kit builds x86_64 on x86_64: no prefix.  "kmake exec ...": make takes the
@@ -487,7 +506,7 @@ total=$(($(date +%s) - t0))
 # (a TREE= build is named by its content in .source)
 result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg commit "$commit" --arg src "$src_id" --argjson s "$secs" --argjson total "$total" \
-	--arg applied "$(for p in $host_applied; do n=${p##*/}; printf '%s ' "${n%.patch}"; done)" \
+	--arg applied "$host_done" \
 	--arg present "$host_present" --arg tree "${TREE:+$src}" \
 	--arg log "$bdir/build.log" --arg img "$bdir/bzImage" \
 	--arg cfg "$(cat "$bdir/config.sha256")" --arg cflags "$(cat "$bdir/flags.txt")" \

@@ -67,10 +67,11 @@ esac
 	die 2 "$rule: '// Match: name' needs a '// Fixed:' line: the name each site must be renamed to"
 
 # Options naming kit files (cocci/macros.h) are relative to the kit root.
+# Each is kept in single quotes, for eval: the kit's path may have a space.
 opts=
 for o in $options; do
 	case $o in cocci/*) o=$KIT_ROOT/$o ;; esac
-	opts="$opts $o"
+	opts="$opts '$(printf '%s' "$o" | sed "s/'/'\\\\''/g")'"
 done
 
 # --- the pinned spatch -----------------------------------------------------
@@ -105,8 +106,8 @@ spatch_key() {
 	_kd=$1; shift
 	{
 		echo "spatch-run 1 $spatch_id"
-		# shellcheck disable=SC2086
-		for _a in --very-quiet $opts "$@"; do
+		eval "set -- --very-quiet $opts \"\$@\""
+		for _a; do
 			printf 'arg %s\n' "$_a"
 			if [ -f "$_kd/$_a" ]; then cat "$_kd/$_a"; printf '\nend %s\n' "$_a"
 			elif [ -f "$_a" ]; then cat "$_a"; printf '\nend %s\n' "$_a"; fi
@@ -138,8 +139,7 @@ spatch_run() {
 	for _o in "$spatch_cache"/.tmp.*; do
 		[ -e "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null && rm -rf "$_o"
 	done
-	# shellcheck disable=SC2086
-	if ! (cd "$_d" && spatch --very-quiet $opts "$@") >"$tmp/spatch.out" 2>"$tmp/spatch.err"; then
+	if ! (cd "$_d" && eval "spatch --very-quiet $opts \"\$@\"") >"$tmp/spatch.out" 2>"$tmp/spatch.err"; then
 		die 1 "$name: spatch failed: $(grep -v '^warning' "$tmp/spatch.err" | tail -1)"
 	fi
 	cat "$tmp/spatch.out"

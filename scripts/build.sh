@@ -69,11 +69,12 @@ nodedir=$OUT/$NAME
 bdir=$nodedir/$KIND
 result=$nodedir/result.json
 
-host_patches=
+# Lists below hold names (host patches, fragments, series entries), never
+# paths: the kit, OUT or a series may sit in a folder whose path has a
+# space, and a path is made where it is used, quoted.
 for p in $BR_HOST_SERIES; do
-	f=$KIT_ROOT/branches/host/$p.patch
-	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names host patch '$p', but branches/host/$p.patch does not exist"
-	host_patches="$host_patches $f"
+	[ -r "$KIT_ROOT/branches/host/$p.patch" ] ||
+		die 2 "branches/$BRANCH.conf names host patch '$p', but branches/host/$p.patch does not exist"
 done
 sec_dir=
 if [ "$KIND" != unpatched ]; then
@@ -91,13 +92,15 @@ fi
 # configuration (CONFIG=, or its defconfig) plus only what the
 # verification needs: a fragment marked "# kit-scope: miniconfig" only
 # makes the kit's own kernels small, and is left out there.
-frag_files=
+frags=
 for c in $BR_CONFIG; do
 	f=$KIT_ROOT/branches/config/$c
 	[ -r "$f" ] || die 2 "branches/$BRANCH.conf names config fragment '$c', but branches/config/$c does not exist"
 	[ -z "$TREE" ] || ! grep -qx '# kit-scope: miniconfig' "$f" || continue
-	frag_files="$frag_files $f"
+	frags="$frags $c"
 done
+# cat_frags: the fragments built with, in order
+cat_frags() { for _c in $frags; do cat "$KIT_ROOT/branches/config/$_c"; done; }
 # where a TREE='s configuration starts: an input of the build like any other
 if [ -z "$TREE" ]; then config_from=miniconfig
 elif [ -n "$tree_config" ]; then config_from="CONFIG=$tree_config"
@@ -126,6 +129,20 @@ fi
 
 out_root
 mkdir -p "$nodedir"
+# What a run killed half-way left in $nodedir (Ctrl-C, a lost machine): its
+# work tree (.<kind>.tmp.<pid>, a whole kernel tree) and its copy from the
+# cache (.<kind>.cache.<pid>).  Removed when that pid is gone; a live run's,
+# or one whose pid this user cannot signal, is kept.
+for _o in "$nodedir"/.*.tmp.* "$nodedir"/.*.cache.*; do
+	case ${_o##*.} in '' | *[!0-9]*) continue ;; esac
+	if [ -d "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null; then rmtree "$_o"; fi
+done
+# The fixed name earlier builds worked in (.<kind>.tmp) names no pid: it is
+# removed only when no build of this user runs (the build lock is free).
+for _o in "$nodedir"/.*.tmp; do
+	[ -d "$_o" ] && [ ! -L "$KIT_LOCK" ] || continue
+	{ flock -n 8 && rmtree "$_o"; } 8>>"$KIT_LOCK" 2>/dev/null || :
+done
 
 # The kit's own series goes only where the tree lacks it: a tree that
 # already carries some changes gets the missing ones (and is refused if what
@@ -175,8 +192,9 @@ stamp=$(
 		# the toolchain that turns the same source into another kernel
 		ver gcc --version; ver ld --version; ver as --version; ver make --version
 		perl -e 'print "perl $^V\n"'
-		# shellcheck disable=SC2086
-		cat $host_patches $frag_files "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+		for p in $BR_HOST_SERIES; do cat "$KIT_ROOT/branches/host/$p.patch"; done
+		cat_frags
+		cat "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
 		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
 	} | sha256sum | cut -d' ' -f1
 )
@@ -206,14 +224,17 @@ up_to_date() {
 		die 1 "[$NAME] $bdir/$_bad is not the file its build wrote (sha256 differs from $bdir/sha256sums); remove $bdir and run again"
 	[ -z "$_bad" ] || die 1 "[$NAME] $bdir/$_bad is missing (named in $bdir/sha256sums); remove $bdir and run again"
 	# the build's record, again: a result.json moved away or rewritten
-	# since gets it from the build's own record
+	# since gets it from the build's own record; where the configuration
+	# came from is this run's (CONFIG= is keyed by content: the build that
+	# made the kernel may have named the same file by another path)
 	result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" --arg src "$src_id" \
 		--arg commit "$commit" --arg tree "${TREE:+$src}" \
 		--arg log "$bdir/build.log" --arg img "$bdir/bzImage" --slurpfile rec "$bdir/build.json" \
+		--arg cfrom "$config_from" \
 		'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 		 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 		 | .build[$k] = ($rec[0].build + {log: $log, bzImage: $img, up_to_date: true, cache: (.build[$k].cache // null)})
-		 | .toolchain = $rec[0].toolchain'
+		 | .build[$k].config.from = $cfrom | .toolchain = $rec[0].toolchain'
 	progress "$NAME" build "$KIND kernel is up to date ($bdir/bzImage, every file as its build wrote it)"
 }
 
@@ -247,15 +268,16 @@ from_cache() {
 		printf '%s\n' "$stamp" >"$_t/stamp" || { rmtree "$_t"; return 1; }
 	rmtree "$bdir" "$bdir.failed"
 	mv "$_t" "$bdir" || die 1 "cannot move the cached kernel into $bdir"
+	# the entry's build, this run's configuration source (as up_to_date)
 	result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 		--arg commit "$commit" --arg src "$src_id" --arg tree "${TREE:+$src}" \
 		--arg log "$bdir/build.log" --arg img "$bdir/bzImage" --arg e "$_e" \
-		--slurpfile rec "$bdir/build.json" \
+		--slurpfile rec "$bdir/build.json" --arg cfrom "$config_from" \
 		'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 		 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 		 | .build[$k] = ($rec[0].build + {log: $log, bzImage: $img,
 		     cache: {hit: true, key: $rec[0].build.inputs_sha256, entry: $e, built_at: $rec[0].built_at}})
-		 | .toolchain = $rec[0].toolchain'
+		 | .build[$k].config.from = $cfrom | .toolchain = $rec[0].toolchain'
 	progress "$NAME" build "$KIND kernel from the build cache (key ${stamp%"${stamp#????????????}"}, built $(jq -r .built_at "$bdir/build.json"), $(jq -r .build.seconds "$bdir/build.json")s then): $bdir/bzImage"
 }
 # to_cache: publish $bdir (just built) under its key; a failure to store is
@@ -280,6 +302,13 @@ up_to_date && exit 0
 # clone on the machine (the build cache, keyed by the digest above).
 from_cache && exit 0
 
+# The kernel's own make splits paths at spaces and takes a colon for a rule:
+# it cannot build in such a folder (the kit's scripts can, and a kernel
+# served above needs no make).
+case $OUT in *[[:space:]:]*)
+	die 2 "[$NAME] OUT=$OUT has a space or a colon in its path, where the kernel's make cannot build; set OUT=<a folder whose path has neither>" ;;
+esac
+
 # One kernel build at a time (2 cores), whatever cache or output root the
 # run uses: the user's build lock (scripts/lib.sh, KIT_LOCK).
 mkdir -p "$KIT_CACHE"
@@ -295,9 +324,11 @@ fi
 up_to_date && exit 0
 
 t0=$(date +%s)
-tmp=$nodedir/.$KIND.tmp
-chmod -R u+w "$tmp" 2>/dev/null || true
-rm -rf "$tmp"
+# the work tree is this run's own (swept above once the run is gone); the
+# old fixed name, if a build held the lock then, goes now
+rmtree "$nodedir/.$KIND.tmp"
+tmp=$nodedir/.$KIND.tmp.$$
+rmtree "$tmp"
 mkdir -p "$tmp"
 progress "$NAME" copy "copying $src_id to a work tree"
 if [ -n "$TREE" ]; then
@@ -339,9 +370,16 @@ patch_files() {
 # stable release, a vendor's tree) keeps its own, named; one that has part
 # of it is refused, naming the file.
 progress "$NAME" host "host-toolchain series ($(echo $BR_HOST_SERIES | wc -w) patches), each where its change is absent"
-# shellcheck disable=SC2086
-apply_host_patches "$NAME" "$tmp/src" "$log" $host_patches || fail host "$host_why" $?
-sec_patches=
+set --
+for p in $BR_HOST_SERIES; do set -- "$@" "$KIT_ROOT/branches/host/$p.patch"; done
+apply_host_patches "$NAME" "$tmp/src" "$log" "$@" || fail host "$host_why" $?
+# the names applied: every one not skipped as present (host_applied holds
+# paths, split at spaces)
+host_done=
+for p in $BR_HOST_SERIES; do
+	case " $host_present " in *" $p "*) ;; *) host_done="$host_done $p" ;; esac
+done
+sec_names=
 if [ -n "$sec_dir" ]; then
 	if [ "${KIT_ALLOW_MISORDER:-0}" = 1 ]; then
 		# A mutant (a series with one patch taken out): later patches
@@ -355,7 +393,7 @@ if [ -n "$sec_dir" ]; then
 			if patch -d "$tmp/src" -p1 -F3 --dry-run -s <"$sec_dir/$p" >>"$log" 2>&1; then
 				patch -d "$tmp/src" -p1 -F3 --no-backup-if-mismatch -s <"$sec_dir/$p" >>"$log" 2>&1 ||
 					fail series "$p applied in a dry run but not for real"
-				sec_patches="$sec_patches $sec_dir/$p"
+				sec_names="$sec_names $p"
 			else
 				echo "$p" >>"$tmp/skipped-patches"
 				progress "$NAME" series "left out $p: it does not apply without the dropped patch"
@@ -366,15 +404,17 @@ if [ -n "$sec_dir" ]; then
 		(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
 			fail series "quilt push -a of $sec_dir failed"
 		rm -rf "$tmp/src/.pc"
-		for p in $(grep -v '^#' "$sec_dir/series"); do sec_patches="$sec_patches $sec_dir/$p"; done
+		sec_names=$(grep -v '^#' "$sec_dir/series")
 	fi
 fi
 
 # The work tree may differ from its verified source (the listing the copy
 # was checked against) only in the files the applied patches name: nothing
 # else slipped in.
-# shellcheck disable=SC2086
-patch_files $host_applied $sec_patches >"$tmp/expected-files"
+set --
+for p in $host_done; do set -- "$@" "$KIT_ROOT/branches/host/$p.patch"; done
+for p in $sec_names; do set -- "$@" "$sec_dir/$p"; done
+patch_files "$@" >"$tmp/expected-files"
 sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/work.listing" ||
 	fail tree "cannot read the work tree"
 # (folders left out: a new file's new folder is that file's change)
@@ -388,12 +428,17 @@ if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
 fi
 
 tb=$(date +%s)
-# shellcheck disable=SC2086
-cat $frag_files >"$tmp/required.config"
+cat_frags >"$tmp/required.config"
 # ARCH and CROSS_COMPILE on every make: a vendor's top Makefile may default
 # them to its own board (ARCH ?= arm, CROSS_COMPILE ?= arm-linux-).  The
-# kit builds x86_64 on x86_64: no prefix.
-kmake() { make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"; }
+# kit builds x86_64 on x86_64: no prefix.  "kmake exec ...": make takes the
+# place of the shell running the function (in the background, so that a
+# signal sent to the job's pid reaches make, not a shell that leaves make
+# running).
+kmake() {
+	_kx=; [ "$1" != exec ] || { _kx=exec; shift; }
+	$_kx make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"
+}
 if [ -z "$TREE" ]; then
 	# the kit's own kernels: small, from allnoconfig (its reference)
 	progress "$NAME" config "miniconfig: $BR_CONFIG"
@@ -425,7 +470,9 @@ sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config"
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 (
 	cd "$tmp/src"
-	kmake -j"$JOBS" bzImage >>"$log" 2>&1 &
+	# (a job started with & ignores SIGINT: Ctrl-C reaches make through
+	# the trap, as SIGTERM, which make passes on to what it runs)
+	kmake exec -j"$JOBS" bzImage >>"$log" 2>&1 &
 	pid=$!
 	trap 'kill $pid 2>/dev/null' INT TERM
 	# a progress line every 15 s, but no wait past make's own end
@@ -459,7 +506,7 @@ total=$(($(date +%s) - t0))
 # (a TREE= build is named by its content in .source)
 result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg commit "$commit" --arg src "$src_id" --argjson s "$secs" --argjson total "$total" \
-	--arg applied "$(for p in $host_applied; do n=${p##*/}; printf '%s ' "${n%.patch}"; done)" \
+	--arg applied "$host_done" \
 	--arg present "$host_present" --arg tree "${TREE:+$src}" \
 	--arg log "$bdir/build.log" --arg img "$bdir/bzImage" \
 	--arg cfg "$(cat "$bdir/config.sha256")" --arg cflags "$(cat "$bdir/flags.txt")" \

@@ -19,6 +19,8 @@
 # symbol whose dependency the tree cannot give), "bzImage" fails
 # unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, and writes fs/.exec.o.cmd
 # with $(CC) (what flag-audit.sh reads), arch/x86/boot/bzImage and System.map.
+# FAKE_BZIMAGE_SLEEP=N in the environment of the build makes "bzImage" sleep
+# N seconds first (a build long enough to interrupt).
 
 fake_kit() {
 	mkdir -p "$1/scripts" "$1/branches/host" "$1/branches/config"
@@ -62,6 +64,7 @@ defconfig:
 oldconfig:
 	sed -i '/^CONFIG_FAKE_NEEDS_BROKEN=/d' .config
 bzImage:
+	$(if $(FAKE_BZIMAGE_SLEEP),sleep $(FAKE_BZIMAGE_SLEEP))
 	test "$(ARCH)" = x86_64
 	$(CROSS_COMPILE)ld --version >/dev/null
 	echo 'cmd_fs/exec.o := $(CC) -fno-strict-aliasing -c -o fs/exec.o fs/exec.c' >fs/.exec.o.cmd

@@ -43,8 +43,15 @@ build CONFIG="$tmp/owner.config" && grep -q "up to date\|from the build cache" "
 	t_fail "CONFIG= is in the build key" "$(cat "$tmp/err")"
 cp "$tmp/owner.config" "$tmp/moved.config"
 build CONFIG="$tmp/moved.config" && grep -q "up to date\|from the build cache" "$tmp/err" &&
-	t_ok "... by content, not path: the same file elsewhere is the same kernel, not built again" ||
-	t_fail "CONFIG= keyed by content" "$(cat "$tmp/err")"
+	[ "$(rec tree-tree .build.unpatched.config.from)" = "CONFIG=$tmp/moved.config" ] &&
+	t_ok "... by content, not path: the same file elsewhere is the same kernel, not built again; result.json names this run's CONFIG= path" ||
+	t_fail "CONFIG= keyed by content, recorded by this run's path" "$(cat "$tmp/err")" "$(rec tree-tree .build.unpatched.config.from)"
+# served from the build cache into another output root: the same
+cp "$tmp/owner.config" "$tmp/third.config"
+build OUT="$tmp/out3" CONFIG="$tmp/third.config" && grep -q "from the build cache" "$tmp/err" &&
+	[ "$(jq -r .build.unpatched.config.from "$tmp/out3/tree-tree/result.json")" = "CONFIG=$tmp/third.config" ] &&
+	t_ok "... served from the build cache, result.json names this run's CONFIG= path, not the one of the build that made the entry" ||
+	t_fail "a cache hit records this run's CONFIG= path" "$(cat "$tmp/err")" "$(jq -r .build.unpatched.config.from "$tmp/out3/tree-tree/result.json")"
 
 # a symbol the tree cannot give: named, with its Kconfig dependency
 printf 'config FAKE_NEEDS_BROKEN\n\tbool "needs BROKEN"\n\tdepends on BROKEN\n' >>"$tmp/tree/arch/x86/Kconfig"

@@ -357,6 +357,13 @@ fail() {
 	die "${3:-1}" "[$NAME] $KIND $1 failed: $2 (log: $bdir.failed/build.log)"
 }
 
+# first_error LOG LINE: the first line from LINE on that says what broke:
+# a compiler's or the linker's error, else make's "***", else the last.
+first_error() {
+	tail -n +"$2" "$1" | grep -m1 -E ': (fatal )?error:|undefined reference to|multiple definition of' ||
+		tail -n +"$2" "$1" | grep -m1 -F '***' || tail -1 "$1"
+}
+
 # The files a list of patches touches (from their +++ lines).
 patch_files() {
 	for _p; do
@@ -468,6 +475,9 @@ sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config"
 	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
 
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
+# where make's own lines start in the log: the first error is looked for
+# there (oldconfig's questions above it hold words like "errors")
+make_from=$(($(wc -l <"$log") + 1))
 (
 	cd "$tmp/src"
 	# (a job started with & ignores SIGINT: Ctrl-C reaches make through
@@ -483,7 +493,7 @@ progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 			progress "$NAME" build "$(grep -c '^  CC ' "$log") objects compiled"
 	done
 	wait $pid
-) || fail build "make bzImage failed: $(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")"
+) || fail build "make bzImage failed: $(first_error "$log" "$make_from")"
 secs=$(($(date +%s) - tb))
 
 progress "$NAME" audit "flag audit: $REQUIRED_CFLAGS"

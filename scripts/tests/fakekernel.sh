@@ -19,6 +19,9 @@
 # symbol whose dependency the tree cannot give), "bzImage" fails
 # unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, and writes fs/.exec.o.cmd
 # with $(CC) (what flag-audit.sh reads), arch/x86/boot/bzImage and System.map.
+# FAKE_BZIMAGE_SLEEP=N makes bzImage take N seconds; FAKE_BZIMAGE_ERROR=<line>
+# makes oldconfig ask a question with "errors" in it and bzImage fail,
+# printing <line>.
 # FAKE_BZIMAGE_SLEEP=N in the environment of the build makes "bzImage" sleep
 # N seconds first (a build long enough to interrupt).
 
@@ -63,8 +66,10 @@ defconfig:
 	echo 'CONFIG_FAKE_DEFCONFIG=y' >.config
 oldconfig:
 	sed -i '/^CONFIG_FAKE_NEEDS_BROKEN=/d' .config
+	$(if $(FAKE_BZIMAGE_ERROR),echo 'Enable recovery from hardware memory errors (MEMORY_FAILURE) [N/y/?] (NEW)')
 bzImage:
 	$(if $(FAKE_BZIMAGE_SLEEP),sleep $(FAKE_BZIMAGE_SLEEP))
+	@$(if $(FAKE_BZIMAGE_ERROR),echo 'warning: not this one' && echo '$(FAKE_BZIMAGE_ERROR)' && false)
 	test "$(ARCH)" = x86_64
 	$(CROSS_COMPILE)ld --version >/dev/null
 	echo 'cmd_fs/exec.o := $(CC) -fno-strict-aliasing -c -o fs/exec.o fs/exec.c' >fs/.exec.o.cmd

@@ -77,4 +77,11 @@ for c in "CONFIG=$tmp/owner.config:a branch" "CONFIG=$tmp/nonexistent:TREE" "CON
 	[ $rc -eq 2 ] && [ "$(grep -c . "$tmp/err")" = 1 ] && t_ok "refused in one line (exit 2): $(cat "$tmp/err" | cut -c1-110)" ||
 		t_fail "bad CONFIG= refused: $v with $how" "rc=$rc $(cat "$tmp/err")"
 done
+# A failed make names its first compiler or linker error, not a line of
+# oldconfig's questions above it ("... hardware memory errors ...").
+printf 'CONFIG_FAILS=y\n' >"$tmp/fails.config"
+build CONFIG="$tmp/fails.config" NAME=fails FAKE_BZIMAGE_ERROR='init/mounts.c:1:1: error: boom'; rc=$?
+[ $rc -eq 1 ] && grep -q 'make bzImage failed: init/mounts.c:1:1: error: boom' "$tmp/err" && ! grep -q MEMORY_FAILURE "$tmp/err" &&
+	t_ok "a failed make names its first error line (init/mounts.c:1:1: error: boom), not oldconfig's question" ||
+	t_fail "a failed make names its first error" "rc=$rc" "$(cat "$tmp/err")"
 t_done

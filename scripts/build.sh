@@ -542,9 +542,9 @@ fi
 # the build's record, for the cache: what a later hit reports as its
 # build; then the digest list of everything the boot and the checks read
 # (up_to_date and verify-kernel.sh hold the kernel to it)
+# shellcheck disable=SC2086
 jq --arg k "$KIND" --arg at "$(date -u +%FT%TZ)" \
 	'{built_at: $at, build: (.build[$k] | del(.cache)), toolchain: .toolchain}' "$result" >"$bdir/build.json" &&
-	# shellcheck disable=SC2086
 	(cd "$bdir" && sha256sum $cache_files build.json $(ls skipped-patches 2>/dev/null) >sha256sums.tmp && mv -f sha256sums.tmp sha256sums) ||
 	fail build "cannot write the digest list $bdir/sha256sums"
 to_cache

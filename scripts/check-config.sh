@@ -11,7 +11,7 @@ bad=0
 why() {
 	[ -n "$tree" ] || return 0
 	_s=${1#CONFIG_}
-	_k=$(cd "$tree" && grep -rl --include='Kconfig*' -E "^[[:space:]]*(menu)?config[[:space:]]+$_s[[:space:]]*\$" . 2>/dev/null | head -1)
+	_k=$(cd "$tree" && grep -rl --include='Kconfig*' -E "^[[:space:]]*(menu)?config[[:space:]]+${_s}[[:space:]]*\$" . 2>/dev/null | head -1)
 	if [ -z "$_k" ]; then printf ' (no Kconfig of the tree defines %s)' "$_s"; return 0; fi
 	_d=$(awk -v s="$_s" '
 		$1 ~ /^(menu)?config$/ { on = ($2 == s); next }

@@ -73,6 +73,8 @@ help:
 	@echo '                   (x86_64 x86_32 powerpc sparc64 parisc m68knommu sh mips; default all)'
 	@echo '  HARDENING=0      leave optional hardening out of a pick (changes whose INFO says Hardening: yes)'
 	@echo '  KERNEL_GIT=<url or path>  git source of the 2.6 trees (default: kernel.org)'
+	@echo '  STABLE_GIT="<p> ..."  more git sources of upstream text for mbox and records'
+	@echo '                   (stable trees; paths or URLs, space-separated)'
 	@echo '  KIT_CACHE=<dir>  verified read-only exports (default: ~/.cache/stable-backport-kit)'
 	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'
 	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
@@ -81,7 +83,7 @@ help:
 	@echo '  VERIFY_JOBS=<n>  branches verify-all runs at once (default: nproc)'
 	@echo '  KIT_REBOOT=1     boot even a kernel whose verdict in OUT is up to date'
 	@echo '  Settings may also live in ~/.config/stable-backport-kit/config (KIT_CONFIG=<file>):'
-	@echo '  KEY=value lines for KERNEL_GIT KIT_CACHE OUT JOBS, read as data, never run;'
+	@echo '  KEY=value lines for KERNEL_GIT STABLE_GIT KIT_CACHE OUT JOBS, read as data, never run;'
 	@echo '  the command line and the environment win over the file.'
 
 deps:

@@ -57,8 +57,8 @@ progress() {
 #   KERNEL_GIT=/srv/git/linux.git
 #   OUT="/scratch/kit-out"
 #
-# It is data, never run: KEY=value lines for KERNEL_GIT, KIT_CACHE, OUT and
-# JOBS, '#' comment lines and blank lines.  A value is taken as written: one
+# It is data, never run: KEY=value lines for KERNEL_GIT, STABLE_GIT,
+# KIT_CACHE, OUT and JOBS, '#' comment lines and blank lines.  A value is taken as written: one
 # pair of surrounding quotes is dropped and nothing is expanded; a value
 # that asks for expansion ($VAR, $(...), `...`, a leading ~) is refused,
 # not kept as a surprising literal folder name.  A comment may follow a
@@ -102,7 +102,7 @@ _kit_config_bad() {
 	# _kit_config_bad <line number> <what is wrong and the fix>
 	die 2 "$KIT_CONFIG line $1: $2"
 }
-_kit_config_form="the file is data, not shell: write KEY=value (KEY one of KERNEL_GIT KIT_CACHE OUT JOBS), a '#' comment or a blank line"
+_kit_config_form="the file is data, not shell: write KEY=value (KEY one of KERNEL_GIT STABLE_GIT KIT_CACHE OUT JOBS), a '#' comment or a blank line"
 
 # _kit_config_line <n> <text>: one line of the file into _cfg_<key>.
 _kit_config_line() {
@@ -144,6 +144,7 @@ _kit_config_line() {
 	# each key once: of two lines for one key, which did the user mean?
 	case $_cfk in
 	KERNEL_GIT) _cfp=$_cfg_kg_n ;;
+	STABLE_GIT) _cfp=$_cfg_sg_n ;;
 	KIT_CACHE) _cfp=$_cfg_kc_n ;;
 	OUT) _cfp=$_cfg_out_n ;;
 	JOBS) _cfp=$_cfg_jobs_n ;;
@@ -153,6 +154,7 @@ _kit_config_line() {
 		_kit_config_bad "$1" "$_cfk is set twice, on line $_cfp and line $1; keep one of the two lines"
 	case $_cfk in
 	KERNEL_GIT) _cfg_kg=$_cfv _cfg_kg_n=$1 ;;
+	STABLE_GIT) _cfg_sg=$_cfv _cfg_sg_n=$1 ;;
 	KIT_CACHE) _cfg_kc=$_cfv _cfg_kc_n=$1 ;;
 	OUT) _cfg_out=$_cfv _cfg_out_n=$1 ;;
 	JOBS) _cfg_jobs=$_cfv _cfg_jobs_n=$1 _cfg_jobs_at="$KIT_CONFIG line $1" ;;
@@ -160,8 +162,8 @@ _kit_config_line() {
 }
 
 _kit_read_config() {
-	_cfg_kg= _cfg_kc= _cfg_out= _cfg_jobs= _cfg_jobs_at=
-	_cfg_kg_n= _cfg_kc_n= _cfg_out_n= _cfg_jobs_n=
+	_cfg_kg= _cfg_sg= _cfg_kc= _cfg_out= _cfg_jobs= _cfg_jobs_at=
+	_cfg_kg_n= _cfg_sg_n= _cfg_kc_n= _cfg_out_n= _cfg_jobs_n=
 	# /dev/null: no configuration, said on purpose (a test, or a machine
 	# whose ~/.config holds a file for another setup)
 	[ "$KIT_CONFIG" != /dev/null ] || return 0
@@ -192,6 +194,10 @@ _kit_jobs_from="from the environment"
 
 KERNEL_GIT_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
 KERNEL_GIT=${KERNEL_GIT:-${_cfg_kg:-$KERNEL_GIT_DEFAULT}}
+# Further git sources of upstream's changelog text (stable trees,
+# distribution kernels), space-separated paths or URLs, read by mbox.sh
+# and records.sh beside KERNEL_GIT; words of data, never evaluated.
+STABLE_GIT=${STABLE_GIT:-$_cfg_sg}
 if [ -z "${KIT_CACHE:-}" ]; then
 	if [ -n "$_cfg_kc" ]; then KIT_CACHE=$_cfg_kc; else kit_path "${XDG_CACHE_HOME:-$HOME/.cache}"; KIT_CACHE=$_kp; fi
 fi
@@ -203,7 +209,7 @@ case $JOBS in
 '') JOBS=$(nproc 2>/dev/null || echo 2) ;;
 *[!0-9]* | 0*) die 2 "JOBS='$JOBS' ($_kit_jobs_from) is not a positive whole number; set JOBS=<n>, e.g. JOBS=2" ;;
 esac
-export KERNEL_GIT KIT_CACHE OUT JOBS KIT_ROOT KIT_SOURCE_CONFIGURED
+export KERNEL_GIT STABLE_GIT KIT_CACHE OUT JOBS KIT_ROOT KIT_SOURCE_CONFIGURED
 
 # The build lock: one kernel build at a time, boots beside each other but
 # never beside a build (build.sh, cross.sh, testvm/verify-kernel.sh).  It

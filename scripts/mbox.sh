@@ -24,12 +24,18 @@
 # quilt gives.  The kit's own "made by the kit (make series)" lines of each
 # patch go to the cover letter, not into the mails.
 #
-# Upstream's text is read at run time from KERNEL_GIT and never kept in
-# this repository: the upstream commit itself, or a backport of it that
-# names it ("commit <id> upstream.", "[ Upstream commit <id> ]",
-# "(backported from commit <id>...)", "(cherry picked from commit <id>...)").
-# Where the source has neither, the mail says so in one line and carries
-# the kit's own summary instead.
+# Upstream's text is read at run time from KERNEL_GIT and the STABLE_GIT
+# sources (lib.sh; scripts/stable-src.sh) and never kept in this
+# repository; per change, the first of: the upstream commit itself; a
+# commit of a STABLE_GIT source that is its stable form ("commit <id>
+# upstream.", "[ Upstream commit <id> ]"); another backport that names it
+# ("(backported from commit <id>...)", "(cherry picked from commit
+# <id>...)", a distribution's pick of a stable commit); a commit with the
+# change's subject and author (the mail says so).  What a backport added
+# before upstream's text or after its chain is dropped (upstream_strip).
+# Where no source has it, the mail says so in one line and carries the
+# kit's own summary instead.  The cover letter names the commit each mail
+# was made from and the first stable release that carries each change.
 #
 #   BRANCH=<b>             backports/<b>/          -> $OUT/<b>/mbox/
 #   TREE=<dir> [NAME=<n>]  $OUT/<n>/tree-series/   -> $OUT/<n>/mbox/
@@ -38,10 +44,14 @@
 #                          the branch, names the output)
 #   SIGNOFF=1              add the backporter's Signed-off-by
 #   CHECKPATCH=<file>      run that checkpatch.pl instead of the branch's own
+#   STABLE_GIT="<p> ..."   further git sources of upstream's text
+#                          (paths or URLs, space-separated; a word
+#                          beginning with '-' or a path that is no git
+#                          repository: exit 2)
 #   MBOX_TO, MBOX_CC       To: and Cc: of every mail and the cover letter
 #                          (addresses, comma-separated); from the
-#                          environment only (the kit's config file takes
-#                          no other keys); unset: no To:/Cc: header
+#                          environment only (not keys of the kit's
+#                          config file); unset: no To:/Cc: header
 #
 # Without SIGNOFF=1 a mail whose upstream text the source lacks has no
 # Signed-off-by at all: it is written all the same, named on stderr (one
@@ -55,6 +65,7 @@
 # reached.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/stable-src.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -87,6 +98,7 @@ check_recipients() {
 }
 check_recipients MBOX_TO
 check_recipients MBOX_CC
+check_stable_git
 
 # resolve_series: BRANCH, NAME and sdir (the quilt series to mail).
 resolve_series() {
@@ -142,69 +154,113 @@ signoff_line() {
 	printf 'Signed-off-by: %s <%s>\n' "$_n" "$_e"
 }
 
-# open_source: $gd, a git dir to read upstream's text from.  A remote
-# KERNEL_GIT is asked for each upstream id (depth 2: the commit and its
-# parent, for its diff) into a scratch repository; it cannot be searched
-# for backports.
-open_source() {
+# open_one N SPEC VAR: source N (0: KERNEL_GIT; 1...: the STABLE_GIT
+# words, VAR names which) opened: $work/gd.N holds a git dir to read
+# upstream's text from, $work/spec.N what the user gave.  A remote source
+# is asked for each upstream id (depth 2: the commit and its parent, for
+# its diff) into a scratch repository; it cannot be searched for
+# backports ($work/remote.N says so).
+open_one() {
 	# never an option to git (fetch.sh refuses the same; --upload-pack=…
 	# would run a command)
-	case $KERNEL_GIT in -*)
-		die 2 "KERNEL_GIT='$KERNEL_GIT' begins with '-', which git would take as an option; give a path (./...) or a URL" ;;
+	case $2 in -*)
+		die 2 "$3='$2' begins with '-', which git would take as an option; give a path (./...) or a URL" ;;
 	esac
-	case $KERNEL_GIT in
+	case $2 in
 	*://* | *@*:*)
-		gd=$work/upstream.git
-		git init -q --bare "$gd"
-		timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never ls-remote -- "$KERNEL_GIT" HEAD >/dev/null 2>"$work/ls.err" ||
-			die 3 "cannot reach $KERNEL_GIT ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); set KERNEL_GIT to a local git repository"
+		_g=$work/upstream.$1.git
+		git init -q --bare "$_g"
+		timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never ls-remote -- "$2" HEAD >/dev/null 2>"$work/ls.err" ||
+			die 3 "cannot reach $2 ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); set $3 to a local git repository"
 		for _id in $(cat "$work/ids"); do
-			timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never --git-dir="$gd" fetch -q --depth=2 \
-				-- "$KERNEL_GIT" "$_id" 2>/dev/null || :   # not there: the mail says so
+			timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never --git-dir="$_g" fetch -q --depth=2 \
+				-- "$2" "$_id" 2>/dev/null || :   # not there: the mail says so
 		done
-		remote=1 ;;
+		: >"$work/remote.$1" ;;
 	*)
-		[ -d "$KERNEL_GIT" ] || die 2 "KERNEL_GIT=$KERNEL_GIT is not a folder; point it at the kit's git source"
-		gd=$(git -C "$KERNEL_GIT" rev-parse --absolute-git-dir 2>/dev/null) ||
-			die 2 "KERNEL_GIT=$KERNEL_GIT is not a git repository; point it at the kit's git source"
-		remote= ;;
+		[ -d "$2" ] || die 2 "$3=$2 is not a folder; point it at the kit's git source"
+		_g=$(git -C "$2" rev-parse --absolute-git-dir 2>/dev/null) ||
+			die 2 "$3=$2 is not a git repository; point it at the kit's git source" ;;
 	esac
+	printf '%s\n' "$_g" >"$work/gd.$1"
+	printf '%s\n' "$2" >"$work/spec.$1"
+}
+
+# open_source: KERNEL_GIT as source 0, then each STABLE_GIT word; nsrc is
+# how many.
+open_source() {
+	open_one 0 "$KERNEL_GIT" KERNEL_GIT
+	nsrc=1
+	stable_words >"$work/stable.words"
+	while IFS= read -r _s; do
+		open_one "$nsrc" "$_s" STABLE_GIT
+		nsrc=$((nsrc + 1))
+	done <"$work/stable.words"
 }
 
 # names_id ID: awk program text true on a line that names ID as the
 # commit this one is (a backport's marker), not a mere mention ("This
 # reverts commit ID", "Fixes: ID").
 names_re() {
-	printf '%s' "^(commit $1 upstream\\.?|\\[ ?[Uu]pstream commit $1 ?\\]|\\((backported|cherry picked) from commit $1( upstream)?\\)?)[[:space:]]*\$"
+	printf '%s' "^(commit $1 upstream\\.?|\\[ ?[Uu]pstream commit $1 ?\\]|[Uu]pstream commit $1\\.?|\\((backported|cherry picked) from commit $1( upstream)?\\)?)[[:space:]]*\$"
 }
 
 # find_upstream: for each id, $work/up/<id> holds the source commit that
-# carries upstream's text: "self <commit>" or "backport <commit>".  The
-# oldest backport wins: the nearest to upstream (later ones are picks of
-# picks).  One pass over the whole history for all ids.
+# carries upstream's text, as "<kind> <commit> <source number>", the
+# first of, in this order:
+#   self      the upstream commit itself (KERNEL_GIT first, then the
+#             STABLE_GIT sources in the order given);
+#   stable    a commit of a STABLE_GIT source that is the stable form of
+#             it ("commit <id> upstream.", "[ Upstream commit <id> ]"):
+#             upstream's text with the least added;
+#   backport  any other commit that names it as the one it is (a
+#             distribution's pick of a stable commit, "(cherry picked
+#             from commit <id>)"), KERNEL_GIT first;
+#   subject   same subject and author (find_by_subject).
+# Within a kind and a source the oldest wins: the nearest to upstream
+# (later ones are picks of picks).  One pass over each source's history
+# for all ids.  $work/stable/<id> lists every stable-form commit of the
+# STABLE_GIT sources, for the cover letter's releases.
 find_upstream() {
-	mkdir "$work/up"
-	_grep=
+	mkdir "$work/up" "$work/cand" "$work/stable"
 	for _id in $(cat "$work/ids"); do
-		if git --git-dir="$gd" cat-file -e "$_id^{commit}" 2>/dev/null; then
-			echo "self $_id" >"$work/up/$_id"
-		else
-			_grep="$_grep --grep=$_id"
-		fi
-	done
-	[ -n "$_grep" ] && [ -z "$remote" ] || return 0
-	progress "$NAME" mbox "searching $KERNEL_GIT for backports that name the upstream ids"
-	# shellcheck disable=SC2086
-	git --git-dir="$gd" log --all -F $_grep --reverse --format=%H >"$work/cand" ||
-		die 1 "git log in $KERNEL_GIT failed"
-	while read -r _c; do
-		git --git-dir="$gd" show -s --format=%B "$_c" >"$work/cand.msg"
-		for _id in $(cat "$work/ids"); do
-			[ ! -e "$work/up/$_id" ] || continue
-			grep -Eq "$(names_re "$_id")" "$work/cand.msg" || continue
-			echo "backport $_c" >"$work/up/$_id"
+		_i=0
+		while [ "$_i" -lt "$nsrc" ]; do
+			if git --git-dir="$(cat "$work/gd.$_i")" cat-file -e "$_id^{commit}" 2>/dev/null; then
+				echo "self $_id $_i" >"$work/up/$_id"; break
+			fi
+			_i=$((_i + 1))
 		done
-	done <"$work/cand"
+	done
+	_grep=
+	for _id in $(cat "$work/ids"); do _grep="$_grep --grep=$_id"; done
+	_i=0
+	while [ "$_i" -lt "$nsrc" ]; do
+		[ ! -e "$work/remote.$_i" ] || { _i=$((_i + 1)); continue; }
+		_g=$(cat "$work/gd.$_i") _sp=$(cat "$work/spec.$_i")
+		progress "$NAME" mbox "searching $_sp for commits that name the upstream ids"
+		# shellcheck disable=SC2086
+		git --git-dir="$_g" log --all -F $_grep --reverse --format=%H >"$work/cand.list" ||
+			die 1 "git log in $_sp failed"
+		while read -r _c; do
+			git --git-dir="$_g" show -s --format=%B "$_c" >"$work/cand.msg"
+			for _id in $(cat "$work/ids"); do
+				grep -Eq "$(names_re "$_id")" "$work/cand.msg" || continue
+				# rank 1: the stable form in a stable source; 2: any other naming
+				_rk=2
+				[ "$_i" -eq 0 ] || ! grep -Eq "$(stable_names_re "$_id")" "$work/cand.msg" || {
+					_rk=1; echo "$_c $_i" >>"$work/stable/$_id"; }
+				echo "$_rk $_i $_c" >>"$work/cand/$_id"
+			done
+		done <"$work/cand.list"
+		_i=$((_i + 1))
+	done
+	for _id in $(cat "$work/ids"); do
+		[ ! -e "$work/up/$_id" ] && [ -e "$work/cand/$_id" ] || continue
+		# stable sort: rank, then source; the oldest (first listed) within
+		sort -s -n -k1,1 -k2,2 "$work/cand/$_id" | head -1 |
+			awk '{ print ($1 == 1 ? "stable" : "backport"), $3, $2 }' >"$work/up/$_id"
+	done
 	find_by_subject
 }
 
@@ -213,6 +269,7 @@ find_upstream() {
 # oldest commit whose subject is the change's Subject: exactly and whose
 # author is its From: (name and address, from the change's INFO) is taken,
 # as "subject <commit>", and the mail says it was matched that way.
+# KERNEL_GIT first, then the STABLE_GIT sources.
 find_by_subject() {
 	for _id in $(cat "$work/ids"); do
 		[ ! -e "$work/up/$_id" ] || continue
@@ -223,10 +280,15 @@ find_by_subject() {
 		[ -n "$_ch" ] || continue
 		_subj=$(info_field "$_ch" Subject) _au=$(info_field "$_ch" From)
 		[ -n "$_subj" ] && [ -n "$_au" ] || continue
-		git --git-dir="$gd" log --all -F --grep="$_subj" --reverse --format='%H%x09%an <%ae>%x09%s' >"$work/subj" ||
-			die 1 "git log in $KERNEL_GIT failed"
-		_hit=$(awk -F'\t' -v s="$_subj" -v a="$_au" '$2 == a && $3 == s { print $1; exit }' "$work/subj")
-		[ -z "$_hit" ] || echo "subject $_hit" >"$work/up/$_id"
+		_i=0
+		while [ "$_i" -lt "$nsrc" ] && [ ! -e "$work/up/$_id" ]; do
+			[ ! -e "$work/remote.$_i" ] || { _i=$((_i + 1)); continue; }
+			git --git-dir="$(cat "$work/gd.$_i")" log --all -F --grep="$_subj" --reverse --format='%H%x09%an <%ae>%x09%s' >"$work/subj" ||
+				die 1 "git log in $(cat "$work/spec.$_i") failed"
+			_hit=$(awk -F'\t' -v s="$_subj" -v a="$_au" '$2 == a && $3 == s { print $1; exit }' "$work/subj")
+			[ -z "$_hit" ] || echo "subject $_hit $_i" >"$work/up/$_id"
+			_i=$((_i + 1))
+		done
 	done
 }
 
@@ -237,6 +299,8 @@ find_by_subject() {
 #  - the stable form puts "commit <id> upstream." (or "[ Upstream commit
 #    <id> ]") above upstream's text, and a distribution may put more above
 #    it (BugLink:): everything down to that line is the backporter's;
+#    without such a line, leading BugLink: lines and lines of bare CVE ids
+#    (a distribution's pick) are dropped;
 #  - `git cherry-pick -x` style ("(backported from commit <id>)",
 #    "(cherry picked from commit <id>)") is written right after upstream's
 #    chain, and what follows it is the distribution's own;
@@ -269,7 +333,10 @@ upstream_strip() {
 				for (last--; last >= first && l[last] ~ /^\[[^ ]+: .*\]$/; last--) ;
 			}
 		}
-		while (first <= last && l[first] ~ /^[[:space:]]*$/) first++
+		# head lines a distribution adds with no marker line after them
+		# (a pick matched by subject): its BugLink: and bare CVE id lines
+		while (first <= last && (l[first] ~ /^[[:space:]]*$/ || l[first] ~ /^BugLink: / ||
+		       l[first] ~ /^CVE-[0-9][0-9][0-9][0-9]-[0-9]+([ ,]+CVE-[0-9][0-9][0-9][0-9]-[0-9]+)*[[:space:]]*$/)) first++
 		while (last >= first && l[last] ~ /^[[:space:]]*$/) last--
 		for (i = first; i <= last; i++) print l[i]
 	}'
@@ -279,7 +346,8 @@ upstream_strip() {
 # committer email), PREFIX.log (changelog and chain), PREFIX.diff and
 # PREFIX.from (where it was read) from the commit find_upstream chose.
 upstream_text() {
-	read -r _kind _c <"$work/up/$1"
+	read -r _kind _c _si <"$work/up/$1"
+	gd=$(cat "$work/gd.$_si")
 	git --git-dir="$gd" show -s --format='%an%n%ae%n%aD%n%s%n%ce' "$_c" >"$2.meta"
 	git --git-dir="$gd" show -s --format=%b "$_c" >"$2.body"
 	if [ "$_kind" = self ]; then
@@ -291,7 +359,7 @@ upstream_text() {
 	# about upstream's own code, not about our adaptation of it
 	git --git-dir="$gd" show --format= --no-color --no-ext-diff "$_c" >"$2.diff" 2>/dev/null ||
 		: >"$2.diff"   # a shallow remote commit without its parent: no diff to compare
-	printf '%s (%s %s)\n' "$_kind" "$_c" "$(sed -n 4p "$2.meta")" >"$2.from"
+	printf '%s (%s %s; in %s)\n' "$_kind" "$_c" "$(sed -n 4p "$2.meta")" "$(cat "$work/spec.$_si")" >"$2.from"
 }
 
 # parse_patch PATCH PREFIX: the kit's patch header into PREFIX.{from,
@@ -456,6 +524,7 @@ cover_letter() {
 		else
 			printf 'Report: the kit'\''s docs/results.html; for this OUT, make report writes %s\n\n' "$OUT/report.html"
 		fi
+		sources_and_releases "$1"
 		echo 'How each file was made (the kit'\''s make series; not in the mails):'
 		_n=0
 		for p in $patches; do
@@ -467,6 +536,42 @@ cover_letter() {
 		done
 		printf '\n-- \n%s\n' "$KIT_NAME"
 	} >"$2"
+}
+
+# sources_and_releases M: per patch, which commit of which source gave
+# its upstream text (the kinds of find_upstream), and the stable releases
+# that carry the change: each stable-form commit of the STABLE_GIT
+# sources, with the first release containing it (first_release).  Read
+# at run time; a blank line after.
+sources_and_releases() {
+	echo 'Upstream text and stable releases (read from the git sources at run time):'
+	_n=0
+	for p in $patches; do
+		_n=$((_n + 1))
+		_id=$(cat "$work/p/$_n.id")
+		if [ -r "$work/up/$_id" ]; then
+			read -r _k _c _si <"$work/up/$_id"
+			_w=$(case $_k in self) echo "the upstream commit" ;; stable) echo "stable commit" ;;
+				backport) echo "backport" ;; subject) echo "same subject and author" ;; esac)
+			printf '  %d/%d %s: text from %s %.12s in %s\n' "$_n" "$1" "$p" "$_w" "$_c" "$(cat "$work/spec.$_si")" | wrap '      '
+		else
+			printf '  %d/%d %s: no source carries upstream'\''s text (the mail says so)\n' "$_n" "$1" "$p" | wrap '      '
+		fi
+		if [ -s "$work/stable/$_id" ]; then
+			awk '!seen[$1]++' "$work/stable/$_id" | while read -r _c _si; do
+				_r=$(first_release "$(cat "$work/gd.$_si")" "$_c")
+				if [ -n "$_r" ]; then
+					printf '    in stable %s: commit %.12s (%s)\n' "${_r% *}" "$_c" \
+						"$(case ${_r#* } in tag) echo "its first tag" ;; *) echo "the first 'Linux <version>' release commit after it" ;; esac)"
+				else
+					printf '    stable commit %.12s: in no release the source shows\n' "$_c"
+				fi
+			done
+		elif [ -s "$work/stable.words" ]; then
+			echo "    in no stable release of the STABLE_GIT sources"
+		fi
+	done
+	echo
 }
 
 # proof RESULT: the cover letter's lines on what this OUT's make verify

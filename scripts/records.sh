@@ -11,6 +11,10 @@
 #   <CVE>.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
 #
 # What each says, and where it comes from: scripts/records/README.md.
+# With STABLE_GIT (lib.sh; scripts/stable-src.sh), the OSV record also
+# has a GIT range on the stable repository whose fixed events are the
+# stable commits that carry the fix, each with its first release, read
+# from those sources at run time; credits name the fix's upstream authors.
 # What a branch is for a CVE is its gate's word (OUT/<branch>/gate.json,
 # scripts/gate.sh: .fixes.<CVE>.status): "fixed" only when the branch's
 # gate passed as a whole (every kernel the run's manifest required, every
@@ -34,9 +38,11 @@
 # (named), a claim cannot be backed (series or mbox changed since the run),
 # a fix of the series has no backports/fixes/<CVE>/record.json, or a record is
 # not valid (the records in OUT are left as they were);
-# 2 nothing to record (no result file under OUT), or a tool is missing.
+# 2 nothing to record (no result file under OUT), a tool is missing, or a
+# STABLE_GIT word begins with '-' or is no git repository.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/stable-src.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -94,6 +100,7 @@ if [ "${1:-}" = --check ]; then
 fi
 [ $# -eq 0 ] || die 2 "unknown argument '$1'; usage: records.sh, or records.sh --check OSV YAML [BRANCH...]"
 need_validators
+check_stable_git
 dst=$OUT/records
 
 # The same refusal as report.sh: every result file must be one JSON object.
@@ -250,6 +257,38 @@ for b in $found; do
 	progress "$b" records "$sts${pid_src:+ (patch ids from $pid_src)}"
 done
 
+# The stable commits that carry each fix, read at run time from the
+# STABLE_GIT sources (scripts/stable-src.sh): every commit there that is
+# the stable form of a change with role "fix", with the first release it
+# is in.  The OSV range on the stable repository lists each as a fixed
+# event.  Its repo: the source's URL when STABLE_GIT gives one, else
+# kernel.org's linux-stable, whose ids every clone of it keeps.
+STABLE_REPO_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git
+for cve in $fixes; do
+	jq -r '.[] | select(.role == "fix") | "\(.letter) \(.upstream)"' "$work/changes.$cve.json" |
+	while read -r _l _u; do
+		stable_commits "$_u" | while read -r _c _rel _how _src; do
+			_repo=$STABLE_REPO_DEFAULT
+			case $_src in *://* | *@*:*) _repo=$_src ;; esac
+			jq -n -c --arg l "$_l" --arg u "$_u" --arg c "$_c" --arg rel "$_rel" --arg how "$_how" --arg repo "$_repo" \
+				'{letter: $l, upstream: $u, commit: $c, repo: $repo,
+				  release: (if $rel == "-" then null else ($rel | ltrimstr("v")) end),
+				  release_from: (if $how == "-" then null elif $how == "tag" then "tag" else "Linux <version> release commit" end)}'
+		done
+	done | jq -s 'unique_by(.commit)' >"$work/stable.$cve.json"
+	# credits: the upstream author (INFO's From:) of each change with
+	# role "fix" as the developer of the remedy, and anyone an INFO names in a Reported-by:
+	# header line as reporter
+	for _c in $(jq -r '.[] | select(.role == "fix") | .change' "$work/changes.$cve.json"); do
+		sed '/^$/q' "$(change_dir "$_c")/INFO" | sed -n 's/^From: /REMEDIATION_DEVELOPER /p; s/^Reported-by: /REPORTER /p'
+	done | jq -R -s '[split("\n")[] | select(. != "") | capture("^(?<type>[A-Z_]+) (?<who>.*)$")
+	  | (.who | capture("^(?<name>.*?) *<(?<mail>[^>]*)>$") // {name: .who, mail: null}) as $w
+	  | {name: $w.name, type} + (if $w.mail then {contact: ["mailto:\($w.mail)"]} else {} end)]
+	  | unique_by([.type, .name]) | sort_by(.type != "REPORTER")' >"$work/credits.$cve.json"
+	_ns=$(jq length "$work/stable.$cve.json")
+	[ -z "$(stable_words)" ] || progress records records "$cve: $_ns stable commit(s) carry its fix in the STABLE_GIT sources"
+done
+
 now=$(date -u +%FT%TZ)
 # Per fix: its OSV record and its cip-kernel-sec issue, both checked.
 for cve in $fixes; do
@@ -266,8 +305,8 @@ for cve in $fixes; do
 	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
 	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" \
-		--arg intro "$introduced" '
-	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+		--arg intro "$introduced" --slurpfile st "$work/stable.$cve.json" --slurpfile info "$work/credits.$cve.json" '
+	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br | $st[0] as $st
 	  | ([$br[] | .recorded_at | select(. != null)] | max // $now) as $mod
 	  | ($ch | map(select(.role == "fix")) | .[0].upstream) as $fix
 	  | {schema_version: $f.osv_schema_version, id: $f.osv_id, modified: $mod,
@@ -275,9 +314,13 @@ for cve in $fixes; do
 	     details: ($f.description + "\n\nThis record is made by the stable-branch backport kit (\($kit)) from one run of its verifier: per branch (database_specific.kit_branches), the quilt series it applies to that mainline release, each patch'"'"'s upstream commit and git patch-id, and the QEMU verdicts of the unpatched and patched kernels.  A branch is listed as fixed only when its gate passed as a whole: every kernel the run required was what it must be for every fix (the unpatched one VULNERABLE, the patched one SURVIVED the reproducers and the regression tests); a branch whose gate failed is never listed as fixed.  versions lists the releases this run showed VULNERABLE, not every affected release; the GIT range is the full claim."),
 	     affected: [{
 	       package: {ecosystem: "Linux", name: "Kernel"},
-	       ranges: [{type: "GIT", repo: $repo, events: [{introduced: $intro}, {fixed: $fix}]}],
+	       ranges: ([{type: "GIT", repo: $repo, events: [{introduced: $intro}, {fixed: $fix}]}]
+	         + [$st | group_by(.repo)[] | {type: "GIT", repo: .[0].repo,
+	             events: ([{introduced: $intro}, {fixed: $fix}] + [.[] | {fixed: .commit}]),
+	             database_specific: {stable_fixes: [.[] | {commit, upstream, letter, first_release: .release, release_from}]}}]),
 	       versions: [$br[] | select(.verdicts.unpatched.verdict == "VULNERABLE") | .base_version],
 	       database_specific: {kit_branches: ($br | map({key: .branch, value: .}) | from_entries)}}],
+	     credits: $info[0],
 	     references: [$ch[] | {type: (if .role == "fix" then "FIX" else "WEB" end),
 	                           url: "https://git.kernel.org/linus/\(.upstream)"}],
 	     database_specific: {

@@ -9,14 +9,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # probe: source lib.sh as every kit script does and print what it decided.
 cat >"$tmp/probe.sh" <<'EOF'
 . "$KIT_ROOT/scripts/lib.sh"
-printf 'KERNEL_GIT=%s\nKIT_CACHE=%s\nOUT=%s\nJOBS=%s\nCONFIGURED=%s\n' \
-	"$KERNEL_GIT" "$KIT_CACHE" "$OUT" "$JOBS" "$KIT_SOURCE_CONFIGURED"
+printf 'KERNEL_GIT=%s\nSTABLE_GIT=%s\nKIT_CACHE=%s\nOUT=%s\nJOBS=%s\nCONFIGURED=%s\n' \
+	"$KERNEL_GIT" "$STABLE_GIT" "$KIT_CACHE" "$OUT" "$JOBS" "$KIT_SOURCE_CONFIGURED"
 EOF
 # probe FILE [VAR=value...]: run the probe with only the settings given;
 # sets rc, out (stdout) and err (stderr).
 probe() {
 	_f=$1; shift
-	out=$(cd "$tmp" && env -u OUT -u JOBS -u KERNEL_GIT -u KIT_CACHE -u KIT_SOURCE_CONFIGURED \
+	out=$(cd "$tmp" && env -u OUT -u JOBS -u KERNEL_GIT -u STABLE_GIT -u KIT_CACHE -u KIT_SOURCE_CONFIGURED \
 		KIT_ROOT="$root" KIT_CONFIG="$_f" "$@" sh "$tmp/probe.sh" 2>"$tmp/err")
 	rc=$?; err=$(cat "$tmp/err")
 }
@@ -43,6 +43,19 @@ probe "$tmp/config" OUT=/env/out JOBS=7 KERNEL_GIT=/env/git KIT_CACHE=/env/cache
 if [ $rc -eq 0 ] && has 'OUT=/env/out' && has 'JOBS=7' && has 'KERNEL_GIT=/env/git' && has 'KIT_CACHE=/env/cache'; then
 	t_ok "the environment beats the file for OUT, JOBS, KERNEL_GIT and KIT_CACHE"
 else t_fail "the environment beats the file for OUT, JOBS, KERNEL_GIT and KIT_CACHE" "$out" "$err"; fi
+
+# STABLE_GIT: further sources of upstream text, several words kept as
+# written (never split into commands), the environment winning
+cfg 'STABLE_GIT="/srv/stable.git https://example.org/linux-stable.git"  # more text sources'
+probe "$tmp/config"
+if [ $rc -eq 0 ] && has 'STABLE_GIT=/srv/stable.git https://example.org/linux-stable.git'; then
+	probe "$tmp/config" STABLE_GIT=/env/stable
+	has 'STABLE_GIT=/env/stable' && t_ok "STABLE_GIT is read as written from the file; the environment wins" ||
+		t_fail "STABLE_GIT: the environment wins" "$out" "$err"
+else t_fail "STABLE_GIT is read as written from the file" "rc=$rc" "$out" "$err"; fi
+cfg 'STABLE_GIT=/a $(id)'
+probe "$tmp/config"
+refused "STABLE_GIT asking for expansion is refused" 1 "STABLE_GIT='/a \$(id)' asks for expansion"
 
 probe "$tmp/nonexistent"
 if [ $rc -eq 0 ] && has "OUT=$root/out" && has "CONFIGURED=0" && has "KERNEL_GIT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git"; then
@@ -73,7 +86,7 @@ t_check "none of them ran (no file they would create exists)" \
 
 cfg 'KERNEL_GIT=/a' '' 'this: not a setting'
 probe "$tmp/config"
-refused "a garbage line names the file, the line and the fix" 3 "write KEY=value (KEY one of KERNEL_GIT KIT_CACHE OUT JOBS)"
+refused "a garbage line names the file, the line and the fix" 3 "write KEY=value (KEY one of KERNEL_GIT STABLE_GIT KIT_CACHE OUT JOBS)"
 cfg 'NAME=x'
 probe "$tmp/config"
 refused "an unknown key is named" 1 "unknown key 'NAME'"
@@ -145,7 +158,7 @@ progress probe stage "one"
 progress probe stage "two"
 EOF2
 home_probe() {
-	out=$(cd "$tmp" && env -u OUT -u JOBS -u KERNEL_GIT -u KIT_CACHE -u KIT_CONFIG -u KIT_SOURCE_CONFIGURED \
+	out=$(cd "$tmp" && env -u OUT -u JOBS -u KERNEL_GIT -u STABLE_GIT -u KIT_CACHE -u KIT_CONFIG -u KIT_SOURCE_CONFIGURED \
 		-u KIT_OLD_PATH_SAID KIT_ROOT="$root" XDG_CONFIG_HOME="$tmp/home/config" XDG_CACHE_HOME="$tmp/home/cache" \
 		sh "$tmp/probe-progress.sh" "$@" 2>"$tmp/err")
 	rc=$?; err=$(cat "$tmp/err")

@@ -10,7 +10,11 @@
 # how each file was made, To:/Cc: come from MBOX_TO/MBOX_CC, git am of the
 # mails gives quilt's tree, an unsigned run writes the mails and names
 # each one still without a sign-off, a checkpatch error of ours fails the
-# run and leaves the old mbox, bad input is one line.
+# run and leaves the old mbox, bad input is one line.  With STABLE_GIT (a
+# made-up stable tree) the upstream commit wins, then a stable commit
+# naming it, then another backport; a distribution's lines around
+# upstream's text are dropped; the cover letter gives the first stable
+# release of each change.
 # Everything here, the "upstream" text included, is made up at run time.
 . ci/tap.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -46,7 +50,7 @@ mk_source() {
 	commit_as "$s" "Ann Upstream <ann@up.example>" linus@up.example "$tmp/m1"
 	printf 'demo: second fix\n\nBugLink: https://bugs.example/1\n\ncommit %s upstream.\n\nUpstream text of the second fix.\n\nSigned-off-by: Carol Author <carol@up.example>\nSigned-off-by: Linus Example <linus@up.example>\n[gkh: context]\nSigned-off-by: Greg Kroah-Hartman <gregkh@suse.de>\nAcked-by: Dee Distro <dee@distro.example>\nSigned-off-by: Eve Distro <eve@distro.example>\n' "$U2" >"$tmp/m2"
 	commit_as "$s" "H. Carol Author <carol@up.example>" eve@distro.example "$tmp/m2"
-	printf 'demo: third fix\n\nUpstream text of the third fix.\n\nSigned-off-by: Fay Upstream <fay@up.example>\n(backported from commit %s upstream)\n[ dee: adapted ]\nSigned-off-by: Dee Distro <dee@distro.example>\n' "$U3" >"$tmp/m3"
+	printf 'demo: third fix\n\nCVE-2010-0307\n\nUpstream text of the third fix.\n\nSigned-off-by: Fay Upstream <fay@up.example>\n(backported from commit %s upstream)\n[ dee: adapted ]\nSigned-off-by: Dee Distro <dee@distro.example>\n' "$U3" >"$tmp/m3"
 	commit_as "$s" "Fay Upstream <fay@up.example>" dee@distro.example "$tmp/m3"
 	U1=$(git -C "$s" log --format=%H -1 --grep='^demo: first fix')
 }
@@ -165,7 +169,7 @@ Signed-off-by: $me"
 
 Signed-off-by: Fay Upstream <fay@up.example>
 Signed-off-by: $me" ] &&
-	t_ok "a cherry-pick: upstream's text ends at its (backported from commit ...) line" ||
+	t_ok "a cherry-pick: the distribution's CVE line before upstream's text dropped; upstream's text ends at its (backported from commit ...) line" ||
 	t_fail "backported-from form" "$(body 0003-demo-third-fix.patch | head -8)"
 m4=$d/0004-demo-fourth-fix.patch
 [ "$(grep -c "^\[ Kit Unit Backporter: Backported to v2.6.32: the kit's source lacks$" "$m4")" -eq 1 ] && grep -q '^Our own summary of demo: fourth fix\.$' "$m4" &&
@@ -294,6 +298,51 @@ SERIES_DIR=$tmp/series NAME=remote KERNEL_GIT="file://$tmp/nowhere" run; rc=$?
 [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && t_ok "an unreachable remote KERNEL_GIT: exit 3, one line" ||
 	t_fail "unreachable remote" "rc=$rc $(cat "$tmp/e")"
 
+# STABLE_GIT: a made-up stable tree beside the source.  Per change the
+# upstream commit itself wins (U1); else a stable commit naming it (U2:
+# over the source's distribution backport); U4, which the source lacks,
+# comes from a stable commit as a distribution carries it: its lines
+# before "commit <id> upstream." and its own after upstream's chain go.
+# The releases: the first tag containing the stable commit, else the
+# first "Linux <version>" commit after it.
+st=$tmp/stable; git init -q "$st"; git -C "$st" commit -q --allow-empty -m base
+printf 'demo: first fix\n\ncommit %s upstream.\n\nStable text of the first fix.\n\nSigned-off-by: Ann Upstream <ann@up.example>\nSigned-off-by: Greg Kroah-Hartman <gregkh@suse.de>\n' "$U1" >"$tmp/s1"
+commit_as "$st" "Ann Upstream <ann@up.example>" gregkh@suse.de "$tmp/s1"
+printf 'demo: second fix\n\ncommit %s upstream.\n\nUpstream text of the second fix.\n\nSigned-off-by: Carol Author <carol@up.example>\nSigned-off-by: Linus Example <linus@up.example>\nSigned-off-by: Greg Kroah-Hartman <gregkh@suse.de>\n' "$U2" >"$tmp/s2"
+commit_as "$st" "H. Carol Author <carol@up.example>" gregkh@suse.de "$tmp/s2"
+S2=$(git -C "$st" rev-parse HEAD)
+git -C "$st" commit -q --allow-empty -m 'Linux 9.9.1'; git -C "$st" tag v9.9.1
+printf 'demo: fourth fix\n\nBugLink: https://bugs.example/4\n\nCVE-2010-0307\n\ncommit %s upstream.\n\nUpstream text of the fourth fix.\n\nSigned-off-by: Gil Upstream <gil@up.example>\nSigned-off-by: Greg Kroah-Hartman <gregkh@suse.de>\nAcked-by: Stan Distro <stan@distro.example>\nSigned-off-by: Stan Distro <stan@distro.example>\n' "$U4" >"$tmp/s4"
+commit_as "$st" "Gil Upstream <gil@up.example>" stan@distro.example "$tmp/s4"
+S4=$(git -C "$st" rev-parse HEAD)
+git -C "$st" commit -q --allow-empty -m 'Linux 9.9.2'
+with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=stable STABLE_GIT="$st" sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
+d=$OUT/stable/mbox
+expect="commit $U4 upstream.
+
+Upstream text of the fourth fix.
+
+Signed-off-by: Gil Upstream <gil@up.example>
+Signed-off-by: $me"
+[ $rc -eq 0 ] && [ "$(body 0004-demo-fourth-fix.patch)" = "$expect" ] &&
+	grep -qx 'Date: Thu, 28 Jan 2010 22:14:42 -0800' "$d/0004-demo-fourth-fix.patch" &&
+	t_ok "STABLE_GIT: a change the source lacks gets upstream's text, Date and chain from a stable commit; the distribution's lines before and after it dropped" ||
+	t_fail "STABLE_GIT: text from a stable commit" "rc=$rc $(tail -2 "$tmp/e") $(body 0004-demo-fourth-fix.patch)"
+grep -q "^0001-demo-first-fix.patch: .*upstream text: self ($U1 " "$d/checkpatch.txt" &&
+	grep -q '^Upstream text of the first fix\.$' "$d/0001-demo-first-fix.patch" &&
+	grep -q "^0002-demo-second-fix.patch: .*upstream text: stable ($S2 .*; in $st)" "$d/checkpatch.txt" &&
+	grep -q "^0003-demo-third-fix.patch: .*upstream text: backport (" "$d/checkpatch.txt" &&
+	grep -q "^0004-demo-fourth-fix.patch: .*upstream text: stable ($S4 " "$d/checkpatch.txt" &&
+	t_ok "STABLE_GIT: the upstream commit first, then a stable commit naming it, then another backport" ||
+	t_fail "STABLE_GIT preference" "$(grep 'upstream text' "$d/checkpatch.txt")"
+c=$d/0000-cover-letter.patch
+sed -n '/^Upstream text and stable releases/,/^$/p' "$c" >"$tmp/rel"
+grep -qx "    in stable v9.9.1: commit $(printf %.12s "$S2") (its first tag)" "$tmp/rel" &&
+	grep -qx "    in stable v9.9.2: commit $(printf %.12s "$S4") (the first 'Linux <version>' release commit after it)" "$tmp/rel" &&
+	grep -qx "    in no stable release of the STABLE_GIT sources" "$tmp/rel" &&
+	t_ok "cover letter: the first stable release carrying each change (a tag, else a release commit), read from STABLE_GIT" ||
+	t_fail "cover letter releases" "$(cat "$tmp/rel")"
+
 # Bad input: exit 2, one line naming the problem, nothing written.
 bad() {
 	_name=$1 _want=$2; shift 2
@@ -319,6 +368,8 @@ bad "SERIES_DIR without a series" "has no series file" BRANCH=v2.6.32 SERIES_DIR
 bad "a patch without Git-commit:" "nogit.patch has no 'Git-commit: <40-hex id>' header" BRANCH=v2.6.32 SERIES_DIR="$tmp/s-nogit"
 bad "a series naming a missing patch" "names missing.patch, which does not exist" BRANCH=v2.6.32 SERIES_DIR="$tmp/s-missing"
 bad "KERNEL_GIT not a repository" "is not a git repository" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" KERNEL_GIT="$tmp/plain"
+bad "STABLE_GIT word not a repository" "STABLE_GIT word '$tmp/plain' is not a git repository" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" STABLE_GIT="$tmp/stable $tmp/plain"
+bad "STABLE_GIT word taken for an option" "STABLE_GIT word '--upload-pack=x' begins with '-'" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" STABLE_GIT="--upload-pack=x"
 bad "CHECKPATCH missing" "is not a readable file" BRANCH=v2.6.32 SERIES_DIR="$tmp/series" CHECKPATCH="$tmp/nope.pl"
 bad "debian-6.1 has no series" "carries the fix itself" BRANCH=debian-6.1
 # TREE= whose series was never made: a tree detect.sh takes for v2.6.32

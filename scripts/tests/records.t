@@ -273,4 +273,56 @@ unchanged=1; for f in "$t"/out/records/*.before; do cmp -s "$f" "${f%.before}" |
 	[ -n "$unchanged" ] &&
 	t_ok "a fix of the series without its <fix>/record.json: exit 1, named, the records unchanged" ||
 	t_fail "fix without facts refused" "rc=$rc" "$out"
+
+# STABLE_GIT: a made-up stable tree (no kernel text: an empty-tree history
+# whose one message names A's upstream id in the stable form, tags
+# v2.6.32.7 before it and v2.6.32.8 after).  The OSV record gets a GIT
+# range on the stable repository with that commit as a fixed event and
+# its first release; an OSV consumer's check (a commit is affected by a
+# GIT range when it descends from an introduced event and from no fixed
+# event in the repository) then counts v2.6.32.8, by tag or by commit, as
+# fixed for CVE-2010-0307 and v2.6.32.7 as affected.  Files 0644 under
+# umask 022.
+A_up=$(sed -n 's/^Upstream: //p' backports/fixes/CVE-2010-0307/changes/A-*/INFO)
+sg=$t/stable; git init -q "$sg"
+gc() { GIT_AUTHOR_NAME=U GIT_AUTHOR_EMAIL=u@unit.example GIT_COMMITTER_NAME=U GIT_COMMITTER_EMAIL=u@unit.example \
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -C "$sg" "$@"; }
+gc commit -q --allow-empty -m base; gc tag v2.6.32.7
+gc commit -q --allow-empty -m "demo: stand-in for A
+
+commit $A_up upstream.
+
+Made-up text."
+S=$(gc rev-parse HEAD)
+gc commit -q --allow-empty -m 'Linux 2.6.32.8'; gc tag v2.6.32.8
+rm -rf "$t/out/records"
+out=$(umask 022 && OUT=$t/out STABLE_GIT="$sg" sh scripts/records.sh 2>&1); rc=$?
+srepo=https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git
+[ $rc -eq 0 ] && jq -e --arg s "$S" --arg r "$srepo" '[.affected[0].ranges[] | select(.repo == $r)] | length == 1 and
+	  (.[0].events | index({fixed: $s}) != null) and (.[0].database_specific.stable_fixes[0] | .commit == $s and .letter == "A" and .first_release == "2.6.32.8")' "$osv" >/dev/null &&
+	jq -e '.credits | any(.name == "Linus Torvalds" and .type == "REMEDIATION_DEVELOPER")' "$osv" >/dev/null &&
+	[ "$(stat -c %a "$osv" "$yml" | sort -u)" = 644 ] &&
+	t_ok "STABLE_GIT: the stable commit naming A is a fixed event of a GIT range on the stable repository, with its first release (tag v2.6.32.8); credits; files 0644" ||
+	t_fail "stable fixed events" "rc=$rc" "$out" "$(jq -c '.affected[0].ranges' "$osv" 2>&1 | cut -c1-600)"
+# osv_affected COMMIT: the consumer's answer for the record's stable-repo ranges
+osv_affected() {
+	jq -r --arg r "$srepo" '.affected[].ranges[] | select(.type == "GIT" and .repo == $r) | .events | @json' "$osv" |
+	while IFS= read -r ev; do
+		in=; fixed=
+		for i in $(printf '%s' "$ev" | jq -r '.[] | .introduced // empty'); do
+			{ [ "$i" = 0 ] || gc merge-base --is-ancestor "$i" "$1" 2>/dev/null; } && in=1
+		done
+		for f in $(printf '%s' "$ev" | jq -r '.[] | .fixed // empty'); do
+			gc merge-base --is-ancestor "$f" "$1" 2>/dev/null && fixed=1
+		done
+		[ -n "$in" ] && [ -z "$fixed" ] && echo affected
+	done | grep -q affected
+}
+if ! osv_affected "$(gc rev-parse 'v2.6.32.8^{commit}')" && ! osv_affected "$S" &&
+	osv_affected "$(gc rev-parse 'v2.6.32.7^{commit}')"; then
+	t_ok "an OSV consumer's GIT-range check: stable 2.6.32.8 (its tag) and the stable commit count as fixed for CVE-2010-0307, 2.6.32.7 as affected"
+else t_fail "OSV consumer check on the stable range" "$(jq -c '.affected[0].ranges[1]' "$osv" 2>&1 | cut -c1-400)"; fi
+out=$(OUT=$t/out STABLE_GIT="$t/nothing-here" sh scripts/records.sh 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "STABLE_GIT word '$t/nothing-here' is not a folder" &&
+	t_ok "a STABLE_GIT word that is no folder: exit 2, one line" || t_fail "bad STABLE_GIT refused" "rc=$rc" "$out"
 t_done

@@ -29,6 +29,7 @@
 #                  job's 3, only the verify jobs').
 set -u
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../scripts/result-check.sh"
 need_cmd jq
 
 # tree_name: the output name of TREE= (what verify.sh calls NAME):
@@ -65,6 +66,9 @@ gate_row() {
 	fi
 	jq -e '.status == "pass" or .status == "fail"' "$_g" >/dev/null 2>&1 ||
 		{ printf '%s\tFAILED\t%s is not a readable gate record\n' "$1" "$_g"; return 0; }
+	# a status its own verdicts do not bear out is no pass (scripts/result-check.sh)
+	_why=$(gate_check "$_g") ||
+		{ printf '%s\tFAILED\t%s is not a gate record this kit wrote: %s\n' "$1" "$_g" "$_why"; return 0; }
 	jq -r --arg n "$1" --arg rc "$_rc" '
 	  if .status == "pass" and $rc == "0" then [$n, "pass", ""]
 	  elif .status == "pass" and $rc == "-" then [$n, "FAILED", "gate pass, but its verify job recorded no exit status (killed before the end?); see its log"]

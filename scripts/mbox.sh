@@ -66,6 +66,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stable-src.sh"
+. "$(dirname "$0")/result-check.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -721,6 +722,10 @@ if [ "${SIGNOFF:-}" = 1 ]; then
 	bp_name=$(git -C "$KIT_ROOT" config user.name)
 	cover_from=$(mail_from "$bp_name" "$(git -C "$KIT_ROOT" config user.email)")
 fi
+# the proof in the cover letter comes from this OUT's result file: one the
+# kit wrote, its gate agreeing with its verdicts (scripts/result-check.sh)
+[ ! -e "$OUT/$NAME/result.json" ] ||
+	result_refuse "$OUT/$NAME/result.json" result "rerun 'make verify BRANCH=$NAME'" "$OUT/$NAME/mbox left as it was"
 out_root
 mkdir -p "$OUT/$NAME" || die 1 "cannot create $OUT/$NAME"
 work=$(mktemp -d "$OUT/$NAME/.mbox.XXXXXX") || die 1 "cannot create a temp folder in $OUT/$NAME"

@@ -38,6 +38,7 @@
 # input (unknown branch or architecture, no series).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/result-check.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -182,6 +183,10 @@ make_pick() {
 	pdir=$OUT/$_b/pick-$name
 	rec=$OUT/$_b/picks/$name.json
 	full=$KIT_ROOT/backports/$_b
+	# what make mutants measured is read below: one result file the kit
+	# wrote (scripts/result-check.sh), or no pick
+	[ ! -r "${MUTANTS_OUT:-$OUT}/$_b/result.json" ] ||
+		result_refuse "${MUTANTS_OUT:-$OUT}/$_b/result.json" result "rerun 'make mutants BRANCH=$_b', or set MUTANTS_OUT= to another output root" "$rec left as it was"
 	out_root
 	mkdir -p "$OUT/$_b/picks" || die 1 "cannot create $OUT/$_b/picks"
 	tmp=$OUT/$_b/.pick-$name.tmp.$$

@@ -34,15 +34,18 @@
 #   records.sh                          write the records
 #   records.sh --check OSV YAML [B...]  check two records; each B must be named
 #
-# Exit 0 written (or, --check, valid); 1 a result file cannot be read
-# (named), a claim cannot be backed (series or mbox changed since the run),
-# a fix of the series has no backports/fixes/<CVE>/record.json, or a record is
-# not valid (the records in OUT are left as they were);
+# Exit 0 written (or, --check, valid); 1 a result file or gate record
+# cannot be read or is not one the kit wrote (scripts/result-check.sh:
+# named, with the field), a claim cannot be backed (series or mbox
+# changed since the run), a fix of the series has no
+# backports/fixes/<CVE>/record.json, or a record is not valid (the
+# records in OUT are left as they were);
 # 2 nothing to record (no result file under OUT), a tool is missing, or a
 # STABLE_GIT word begins with '-' or is no git repository.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stable-src.sh"
+. "$(dirname "$0")/result-check.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -114,6 +117,10 @@ for b in $(list_branches); do
 done
 [ -n "$found" ] ||
 	die 2 "nothing to record: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); $dst left as it was"
+# ... one the kit wrote, and its gate (result.json's and gate.json) agrees
+# with its verdicts: a gate "pass" over a patched VULNERABLE never becomes
+# "fixed" here (scripts/result-check.sh)
+records_refuse "$dst left as it was" "$OUT"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/records.XXXXXX")
 trap 'rmtree "$work"' EXIT

@@ -19,10 +19,12 @@
 # table reads the series the run verified (its provenance names it) and
 # says so when that series changed since.  Everything read is HTML-escaped.
 #
-# Exit 0 written; 1 a result file cannot be read (named; the pages are left
-# as they were); 2 nothing to report (no result file under OUT).
+# Exit 0 written; 1 a result file cannot be read, or is not one the kit
+# wrote (scripts/result-check.sh; named; the pages are left as they
+# were); 2 nothing to report (no result file under OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/result-check.sh"
 . "$(dirname "$0")/report-lib.sh"
 need_cmd jq awk sed
 dst=${REPORT_HTML:-$KIT_ROOT/docs/results.html}
@@ -42,6 +44,8 @@ for b in $(list_branches); do
 done
 [ "$found" -gt 0 ] ||
 	die 2 "nothing to report: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); ${dst#"$KIT_ROOT"/} left as it was"
+# each one the kit wrote, its gate agreeing with its verdicts (result-check.sh)
+records_refuse "${dst#"$KIT_ROOT"/} left as it was" "$OUT" "$mroot"
 
 # esc: stdin HTML-escaped, control characters (but tab and newline) dropped.
 esc() {

@@ -13,10 +13,13 @@
 # measured.  A table whose results are absent says "not measured in this
 # output root" and the command that measures it.
 #
-# Exit 0 written; 1 a result file cannot be read (named; the report is left
-# as it was); 2 nothing to report (no result file under OUT).
+# Exit 0 written; 1 a result file (or gate record) cannot be read, or is
+# not one the kit wrote (scripts/result-check.sh: named, with the field;
+# the report is left as it was); 2 nothing to report (no result file under
+# OUT).
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/result-check.sh"
 need_cmd jq
 dst=${REPORT:-$KIT_ROOT/docs/results.md}
 mroot=${MUTANTS_OUT:-$OUT}
@@ -36,6 +39,9 @@ for root in "$OUT" "$mroot" "$croot"; do
 done
 [ "$found" -gt 0 ] ||
 	die 2 "nothing to report: no <branch>/result.json under OUT=$OUT; run 'make verify-all' (or set OUT= to a run's output root); $dst left as it was"
+# ... and one this kit wrote: its layout version, verdict names, test
+# counts, and a gate that agrees with its verdicts (scripts/result-check.sh)
+records_refuse "$dst left as it was" "$OUT" "$mroot" "$croot"
 
 # rows <root> <jq program> [jq arguments after the file, e.g. --args ...]:
 # the program over each branch's result file under <root>, in branch order.  jq's failure stops the report (set -e).

@@ -20,9 +20,11 @@
 #   - a branch whose gate did not pass, or that has no gate record.
 # "none" when there is nothing.
 #
-# Exit 0 written; 1 a file cannot be read (named).
+# Exit 0 written; 1 a file cannot be read, or is a result file or gate
+# record the kit did not write (scripts/result-check.sh), named.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/result-check.sh"
 . "$(dirname "$0")/report-lib.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 kit_fixes >/dev/null
@@ -30,6 +32,9 @@ need_cmd jq git awk sed
 fmt=md
 case ${1:-} in --html) fmt=html ;; '') ;; *) die 2 "usage: ship.sh [--html]" ;; esac
 croot=${CROSS_OUT:-$OUT}
+# every result file and gate record read below, checked before a line is
+# printed (scripts/result-check.sh)
+records_refuse "" "$OUT" "$croot"
 
 # clean: what a file says, on one line, with no mark-up of ours in it
 # (tabs and control characters out, a backquote made a quote).

@@ -12,9 +12,12 @@
 # the expected result and is not shown as an alarm: only a failed gate is.
 # A branch with no gate record is "not run".
 #
-# Exit 0 written; 2 no gate record under OUT.
+# Exit 0 written; 1 a gate record the kit did not write (its status and
+# its verdicts disagree, a verdict it does not define: scripts/result-check.sh),
+# named, nothing printed; 2 no gate record under OUT.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/result-check.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -25,6 +28,11 @@ case ${1:-} in --html) fmt=html ;; '') ;; *) die 2 "usage: summary.sh [--html]" 
 n=0
 for b in $(list_branches); do [ ! -r "$OUT/$b/gate.json" ] || n=$((n + 1)); done
 [ "$n" -gt 0 ] || die 2 "nothing to summarise: no <branch>/gate.json under OUT=$OUT; run 'make verify-all'"
+# each a gate record whose status agrees with its verdicts
+# (scripts/result-check.sh), before the first line is printed
+for b in $(list_branches); do
+	[ ! -e "$OUT/$b/gate.json" ] || result_refuse "$OUT/$b/gate.json" gate "rerun 'make verify BRANCH=$b'"
+done
 for b in $(list_branches); do
 	g=$OUT/$b/gate.json
 	[ -r "$g" ] || continue

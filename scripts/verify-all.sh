@@ -25,6 +25,7 @@
 # not tried again (reachability is decided once per run).
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/result-check.sh"
 # every folder of backports/fixes/ is a fix with its FIX, or nothing runs
 # (lib.sh kit_fixes: called here, not in $(...), so that its refusal stops us)
 kit_fixes >/dev/null
@@ -60,6 +61,12 @@ row() {
 		return
 	fi
 	_g=$OUT/$_b/gate.json
+	# a gate record whose status its verdicts do not bear out is no row
+	# of a pass (scripts/result-check.sh)
+	if [ -r "$_g" ] && ! _gw=$(gate_check "$_g"); then
+		printf '%s\tFAILED\t-\t-\t%s\n' "$_b" "$_g is not a gate record this kit wrote: $_gw"
+		return
+	fi
 	if [ -r "$_g" ] && jq -e '.kernels' "$_g" >/dev/null 2>&1; then
 		jq -r --arg rc "$_r" --arg why "$_why" '
 		  def k(x): if x == null then "-" elif x.booted | not then "not booted"

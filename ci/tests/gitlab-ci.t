@@ -109,6 +109,14 @@ row() { printf '%s\n' "$out" | grep -qE "^$1 +$2 +$3"; }
 	[ -s "$o/results.md" ] &&
 	t_ok "a failed gate, a job that left nothing, one that stopped before a verdict, a passing gate whose job recorded no exit: each named, the report still written, exit 1" ||
 	t_fail "the gate fails the report job, naming why" "rc=$rc" "$out"
+# a gate record edited to pass over a REGRESSED patched kernel is no pass
+for b in $(names branches); do result "$b" pass; done
+jq '.kernels.patched |= (.verdict = "REGRESSED" | .ok = false)' "$o/v2.6.31/gate.json" >"$t/g" && mv "$t/g" "$o/v2.6.31/gate.json"
+report
+[ $rc -eq 1 ] && row v2.6.31 FAILED '.* is not a gate record this kit wrote: \.status is "pass", but its kernels disagree: patched is REGRESSED, must be SURVIVED' &&
+	row v2.6.32 pass &&
+	t_ok "a gate.json whose pass its verdicts do not bear out: FAILED, naming the field; the report job exits 1" ||
+	t_fail "a lying gate record fails the report job" "rc=$rc" "$out"
 for b in $(names branches); do result "$b" pass; done
 report REPORT_RC=1 REPORT="$t/r.md"
 [ $rc -eq 1 ] && [ -s "$t/r.md" ] && ! printf '%s' "$out" | grep -q 'gate FAILED' &&

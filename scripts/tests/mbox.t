@@ -231,6 +231,17 @@ with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=demo sh scripts/mbox.sh v2.6
 	! grep -q 'VULNERABLE' "$c" &&
 	t_ok "a result.json of another series is no proof: the cover letter says so" ||
 	t_fail "cover letter, stale proof" "rc=$rc $(sed -n '/^Proof/,/^$/p' "$c")"
+# a result.json whose gate passes over a patched VULNERABLE proves nothing:
+# refused (scripts/result-check.sh), the mails as they were
+mk_result "$dig"
+jq '.gate.kernels.patched |= (.verdict = "VULNERABLE" | .ok = false)' "$OUT/demo/result.json" >"$tmp/lie" &&
+	mv "$tmp/lie" "$OUT/demo/result.json"
+cp "$c" "$tmp/c.before"
+out=$(with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=demo sh scripts/mbox.sh v2.6.32 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && cmp -s "$c" "$tmp/c.before" &&
+	printf '%s' "$out" | grep -qF "mbox.sh: error: $OUT/demo/result.json is not a result record this kit wrote: .gate.status is \"pass\", but its kernels disagree: patched is VULNERABLE, must be SURVIVED" &&
+	t_ok "a result.json whose gate passes over a patched VULNERABLE: exit 1, one line naming it and the field, the mails as they were" ||
+	t_fail "lying result.json refused by mbox" "rc=$rc $out"
 rm -f "$OUT/demo/result.json"
 
 # To: and Cc: from MBOX_TO / MBOX_CC, on every mail and the cover letter.

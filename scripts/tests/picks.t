@@ -178,7 +178,7 @@ fx=$kit/backports/fixes/CVE-0000-0001
 mkdir -p "$kit/scripts" "$kit/branches/host" "$kit/backports/fake" "$kit/cross/matrix" "$fx/cross" \
 	"$kit/cross/objdiff" "$tmp/tree/fs" "$tmp/tree/include"
 cp scripts/pick.sh scripts/arches.sh scripts/lib.sh scripts/order-rule.sh scripts/series-order.sh scripts/cross.sh \
-	scripts/check-config.sh scripts/fix-state.sh "$kit/scripts/"
+	scripts/check-config.sh scripts/fix-state.sh scripts/result-check.sh "$kit/scripts/"
 cp cross/check-expect.sh cross/check-calls.sh cross/pin-line.h "$kit/cross/"
 cp cross/objdiff/objdiff.c cross/objdiff/Makefile "$kit/cross/objdiff/"
 cat >"$kit/scripts/fetch.sh" <<'EOF'
@@ -278,7 +278,7 @@ else t_fail "sizes: per patch and per pick, files each once, header-like lines c
 
 # make mutants' results, in the same output root, become each patch's "measured"
 mkdir -p "$tmp/kout/fake"
-printf '{"mutants": {"D": {"verdict": "REGRESSED", "failed_tests": ["regress: x"], "caught_by": "failing tests: regress: x", "measured_at": "2026-01-01T00:00:00Z", "kit_commit": "k"}}}\n' >"$tmp/kout/fake/result.json"
+printf '{"schema": 2, "mutants": {"D": {"verdict": "REGRESSED", "failed_tests": ["regress: x"], "caught_by": "failing tests: regress: x", "measured_at": "2026-01-01T00:00:00Z", "kit_commit": "k"}}}\n' >"$tmp/kout/fake/result.json"
 kit_env ARCHES=x86_32 sh "$kit/scripts/pick.sh" fake >/dev/null 2>&1
 t_check "a mutant measured in the output root is the patch's 'measured'; none is null" jq -e '
 	.patches[1].measured.verdict == "REGRESSED" and .patches[1].measured.failed_tests == ["regress: x"]

@@ -26,7 +26,7 @@ result() {
 	mkdir -p "$t/out/$1"
 	jq -n --arg b "$1" --arg u "$3" --arg p "$4" --arg d "$5" '
 	  def boot(v; e; f): {verdict: v, expected: e, tests: {passed: 40, failed: f, skipped: 0}, seconds: 1.5, signature: "sig \(v)"};
-	  {branch: $b, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
+	  {schema: 2, branch: $b, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
 	   boots: {unpatched: boot($u; "VULNERABLE"; 4), patched: boot($p; "SURVIVED"; (if $p == "SURVIVED" then 0 else 2 end))},
 	   security: {status: "full series"},
 	   provenance: {kit_commit: "abc1234", recorded_at: "2026-12-04T10:00:00Z", series_sha256: $d}}' >"$t/out/$1/result.json"
@@ -134,6 +134,28 @@ run
 	t_ok "the unpatched kernel not booted: the gate failed, not claimed fixed, not in fixed-by" || t_fail "no unpatched boot" "rc=$rc" "$out"
 result v2.6.32 pass VULNERABLE SURVIVED "$(series_digest backports/v2.6.32)"
 run; keep
+
+# A record that lies is refused before anything is claimed from it
+# (scripts/result-check.sh), in one line naming the file and the field.
+# lie <name> <file> <jq edit> <field and what is wrong>
+lie() {
+	jq "$3" "$2" >"$t/lie" && mv "$t/lie" "$2"
+	run
+	[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+		printf '%s' "$out" | grep -qF "records.sh: error: $2 is not a" && printf '%s' "$out" | grep -qF -- "$4" && same &&
+		t_ok "$1: exit 1, one line naming the file and the field, the records unchanged" || t_fail "$1" "rc=$rc" "$out"
+	result v2.6.26 fail VULNERABLE REGRESSED "$(series_digest backports/v2.6.26)"
+}
+r26=$t/out/v2.6.26/result.json g26=$t/out/v2.6.26/gate.json
+lie "result.json of another layout (schema 99)" "$r26" '.schema = 99' '.schema is 99, not 2'
+lie "a verdict the kit does not define (PWNED)" "$r26" '.boots.patched.verdict = "PWNED"' '.boots.patched.verdict is "PWNED", not a verdict the kit defines'
+lie "a test count below zero (3/7/-2)" "$r26" '.boots.unpatched.tests = {passed: 3, failed: 7, skipped: -2}' '.boots.unpatched.tests.skipped is -2, not a count'
+lie "a gate record that passes over a patched REGRESSED and calls the fix fixed" "$g26" \
+	'.status = "pass" | .reasons = [] | .fixes |= map_values({status: "fixed", why: "x"})' '.status is "pass", but its kernels disagree: patched is REGRESSED, must be SURVIVED'
+lie "a fix called fixed by a failed gate" "$g26" '.fixes["CVE-2010-0307"].status = "fixed"' \
+	'.fixes.CVE-2010-0307.status is "fixed", but the gate failed'
+run
+[ $rc -eq 0 ] && same && t_ok "the records made again from the good files are the same" || t_fail "good again" "rc=$rc" "$out"
 
 head -c 100 "$t/out/v2.6.26/result.json" >"$t/r" && mv "$t/r" "$t/out/v2.6.26/result.json"
 run

@@ -85,11 +85,15 @@ grep -qE "&lt;script&gt;alert\((&#39;|&apos;)sig(&#39;|&apos;)\)&lt;/script&gt;"
 	grep -qF 'RIP: 0010:[&lt;ffffffff81039c50&gt;]' "$h" &&
 	t_ok "a signature, a test name, a mutant's finding and the console log are HTML-escaped" ||
 	t_fail "escaping" "$(grep -o 'alert.\{20\}\|quoted.\{30\}\|leaks.\{10\}\|RIP: 0010.\{20\}' "$h" | head -4)"
-# a count that is not a number (an edited file) is shown as text too
+# a count that is not a number (an edited file) never reaches the page:
+# the file is refused, named with the field (scripts/result-check.sh)
 mkdir -p "$t/o2/v2.6.32"
 jq '.boots.patched.tests.passed = "<i>42</i>"' "$o/v2.6.32/result.json" >"$t/o2/v2.6.32/result.json"
-OUT=$t/o2 REPORT_HTML=$t/o2.html sh scripts/report-html.sh 2>/dev/null && grep -qF 'tests: &lt;i&gt;42&lt;/i&gt; passed' "$t/o2.html" &&
-	t_ok "a test count that is not a number is escaped like the rest" || t_fail "count escaped" "$(grep -o 'tests: .\{30\}' "$t/o2.html" | tail -1)"
+out=$(OUT=$t/o2 REPORT_HTML=$t/o2.html sh scripts/report-html.sh 2>&1); rc=$?
+[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	printf '%s' "$out" | grep -qF "o2/v2.6.32/result.json is not a result record this kit wrote: .boots.patched.tests.passed is \"<i>42</i>\", not a count" &&
+	[ ! -e "$t/o2.html" ] &&
+	t_ok "a test count that is not a number: refused in one line naming the file and the field, no page written" || t_fail "count refused" "rc=$rc $out"
 # 3. self-contained and free of this machine's paths (the page is committed)
 if grep -qiE '<link|<img|<iframe|<object|src=|url\(|@import|https?://' "$h"; then
 	t_fail "the page refers to nothing outside itself" "$(grep -oiE '.{20}(<link|<img|src=|url\(|@import|https?://).{20}' "$h" | head -3)"

@@ -217,7 +217,7 @@ fi
 # the run's result file as make verify leaves it: its boots the gate's
 # kernels, the series it verified the toy series above (by its sha256)
 digest=$(kenv sh -c '. "$KIT_ROOT/scripts/lib.sh" && series_digest "$1"' - "$s")
-jq --arg d "$digest" --arg sd "$s" '{branch, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
+jq --arg d "$digest" --arg sd "$s" '{schema: 2, branch, base_commit: "22763c5cf3690a681551162c15d34d935308c8d7",
   boots: (.kernels | map_values({verdict, expected, tests, signature, seconds})),
   security: {status: "full series"},
   provenance: {kit_commit: "abc1234", recorded_at: "2026-12-04T10:00:00Z", series_sha256: $d, series_dir: $sd, series_from: "plan",

@@ -8,7 +8,8 @@
 # the mails (<OUT>/<b>/mbox/series.mbox, make mbox), the pick per set of
 # architectures (<OUT>/<b>/picks/*.json, make pick) and the digest of the
 # series the run verified (result.json .provenance.series_sha256).  A
-# branch whose gate did not pass ships nothing, and says so.
+# branch whose gate did not pass ships nothing, and says so; so does one
+# whose every fix is already fixed or not affected (nothing was applied).
 #
 # "Open items", what the run does not prove:
 #   - a change whose patch in backports/<b>/ touches no x86 and no generic
@@ -56,6 +57,13 @@ ship() {
 		_st=$(jq -r '.status // "not recorded"' "$_g" | clean)
 		if [ "$_st" != pass ]; then
 			printf '1\t**%s**: nothing to ship: gate %s\n' "$_b" "$_st"
+			continue
+		fi
+		# a tree that carries every fix already (or is not affected):
+		# the kit applied nothing, so nothing goes out
+		if jq -e '(.fixes // {}) | length > 0 and all(.status == "already fixed" or .status == "not affected")' "$_g" >/dev/null; then
+			printf '1\t**%s**: gate pass; nothing to ship: %s\n' "$_b" \
+				"$(jq -r '[.fixes | to_entries[] | "\(.key) \(.value.status)"] | join(", ")' "$_g" | clean)"
 			continue
 		fi
 		printf '1\t**%s**: gate pass\n' "$_b"

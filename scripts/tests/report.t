@@ -25,6 +25,16 @@ out=$(OUT=$t/out REPORT=$t/r.md sh scripts/report.sh 2>&1); rc=$?
 	grep -q '^| v2.6.32 | \*\*FAIL\*\* | NOT FIXED | NOT TESTED |' "$t/r.md" &&
 	t_ok "the report opens with the summary sentence and the branch x fix matrix, from the gate record" ||
 	t_fail "summary first" "$(sed -n 1,8p "$t/r.md")"
+# a branch that carries every fix already ships nothing, and says so
+# (ship.sh alone, on a root of its own)
+mkdir -p "$t/af/debian-6.1"
+printf '%s\n' '{"schema":2,"branch":"debian-6.1","boots":{"unpatched":{"verdict":"SURVIVED","expected":"SURVIVED","tests":{"passed":64,"failed":0,"skipped":6}}},"provenance":{"series_sha256":"-"}}' >"$t/af/debian-6.1/result.json"
+printf '%s\n' '{"schema":1,"name":"debian-6.1","branch":"debian-6.1","status":"pass","kernels":{"unpatched":{"verdict":"SURVIVED","expected":"SURVIVED","ok":true,"booted":true}},"fixes":{"CVE-2010-0307":{"status":"already fixed"},"CVE-2010-3081":{"status":"not affected"}},"reasons":[]}' >"$t/af/debian-6.1/gate.json"
+out=$(OUT=$t/af sh scripts/ship.sh 2>&1); rc=$?
+[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qxF -- '- **debian-6.1**: gate pass; nothing to ship: CVE-2010-0307 already fixed, CVE-2010-3081 not affected' &&
+	! printf '%s\n' "$out" | grep -q 'make mbox BRANCH=debian-6.1' &&
+	t_ok "what to ship: a branch whose every fix is already there or not affected ships nothing, and says which" ||
+	t_fail "already fixed: nothing to ship" "rc=$rc" "$out"
 grep -q '<h1>Stable-branch backport kit: results</h1>' "$t/r.html" &&
 	sed -n '/<h1>/,$p' "$t/r.html" | sed -n 2p | grep -q '^<p class="summary"><b>Summary:</b> CVE-2010-0307: NOT FIXED on 1' &&
 	t_ok "the HTML page too: the summary is the first text after the title" || t_fail "HTML summary first" "$(grep -A2 '<h1>' "$t/r.html")"

@@ -255,12 +255,17 @@ from_cache() {
 	done
 	_e=$cache_dir/$stamp
 	[ -r "$_e/build.json" ] || return 1
-	# shellcheck disable=SC2086
-	if ! digests_complete "$_e" $cache_files build.json || ! (cd "$_e" && sha256sum -c --quiet sha256sums) >/dev/null 2>&1; then
-		warn "the build cache entry $_e does not match its checksums, or they do not name every file; removing it and building again"
-		rmtree "$_e"
-		return 1
-	fi
+	# An entry is published whole by one rename and never written again:
+	# one that does not match is another kernel put there (or a disk
+	# that lost it), never served and never rebuilt over in silence.
+	_fix="it is not what a build stored there: remove it (chmod -R u+w $_e; rm -rf $_e) and run again"
+	for _f in $cache_files build.json; do
+		digests_complete "$_e" "$_f" ||
+			die 1 "[$NAME] the build cache entry $_e has no line for $_f in its sha256sums; $_fix"
+	done
+	_bad=$(cd "$_e" && sha256sum -c sha256sums 2>/dev/null | sed -n 's/: FAILED.*//p' | head -1)
+	[ -z "$_bad" ] ||
+		die 1 "[$NAME] the build cache entry $_e: $_bad does not match its sha256sums; $_fix"
 	_t=$nodedir/.$KIND.cache.$$
 	rmtree "$_t"
 	mkdir -p "$_t" && (cd "$_e" && cp -p $cache_files build.json sha256sums "$_t"/) &&

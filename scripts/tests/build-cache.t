@@ -4,9 +4,9 @@
 # (source, host and security series, config, flags, toolchain versions,
 # the build scripts themselves).  Another output root gets it without a
 # build and says so; one byte changed in any input misses; an entry that
-# does not match its checksums, or whose list does not name every file, is
-# removed and the kernel built again; a kernel in OUT changed after its
-# build stops the run;
+# does not match its checksums, or whose list does not name every file,
+# stops the run naming it (never served, never built over); a kernel in
+# OUT changed after its build stops the run;
 # KIT_BUILD_CACHE=0 builds.  The fake kernel of fakekernel.sh builds in a
 # second.
 . ci/tap.sh
@@ -58,23 +58,31 @@ echo '# a comment' >>"$kit/scripts/lib.sh"
 build d unpatched && built && ! hit && t_ok "a build script changed: built again" || t_fail "script change" "$(cat "$tmp/err")"
 key=$(rec d .build.unpatched.cache.key)
 
-# a damaged entry is removed and the kernel built again, then stored anew
+# a damaged entry stops the run, naming it and the file: an entry is
+# published whole and never written again, so one that does not match is
+# another kernel put there; it is neither served nor built over
 chmod u+w "$KIT_CACHE/builds/$key" "$KIT_CACHE/builds/$key/bzImage"
 echo tampered >>"$KIT_CACHE/builds/$key/bzImage"
-build e unpatched && built && ! hit && grep -q "warning: the build cache entry .* does not match its checksums" "$tmp/err" &&
-	! grep -q tampered "$tmp/e/fake/unpatched/bzImage" && (cd "$KIT_CACHE/builds/$key" && sha256sum -c --quiet sha256sums) &&
-	t_ok "a tampered entry: said, removed, built again and stored good" || t_fail "tampered entry" "$(cat "$tmp/err")"
-
+build e unpatched; rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c 'error:' "$tmp/err")" -eq 1 ] && ! built && ! hit &&
+	grep -q "error: \[fake\] the build cache entry .*/$key: bzImage does not match its sha256sums; it is not what a build stored there: remove it" "$tmp/err" &&
+	[ ! -e "$tmp/e/fake/unpatched/bzImage" ] && grep -q tampered "$KIT_CACHE/builds/$key/bzImage" &&
+	t_ok "a tampered entry: exit 1, one line naming the entry and bzImage; nothing served, the entry left as found" ||
+	t_fail "tampered entry" "rc=$rc" "$(cat "$tmp/err")"
 # a swap that edits the digest list too: the entry's bzImage replaced and
-# its line taken out (sha256sum -c checks only the lines there): the list
-# is short, so the entry is damaged, removed, and the kernel built again
-key=$(rec e .build.unpatched.cache.key)
-chmod u+w "$KIT_CACHE/builds/$key" "$KIT_CACHE/builds/$key/bzImage" "$KIT_CACHE/builds/$key/sha256sums"
+# its line taken out (sha256sum -c checks only the lines there)
+chmod u+w "$KIT_CACHE/builds/$key/sha256sums"
 echo 'another kernel' >"$KIT_CACHE/builds/$key/bzImage" && sed -i '/  bzImage$/d' "$KIT_CACHE/builds/$key/sha256sums"
-build e2 unpatched && built && ! hit && grep -q "do not name every file" "$tmp/err" &&
-	! grep -q 'another kernel' "$tmp/e2/fake/unpatched/bzImage" &&
-	t_ok "a swapped entry whose bzImage line was taken out of sha256sums: said, removed, built again" ||
-	t_fail "swapped entry with a short digest list" "$(cat "$tmp/err")"
+build e2 unpatched; rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c 'error:' "$tmp/err")" -eq 1 ] && ! built &&
+	grep -q "the build cache entry .*/$key has no line for bzImage in its sha256sums; it is not what a build stored there" "$tmp/err" &&
+	[ ! -e "$tmp/e2/fake/unpatched/bzImage" ] &&
+	t_ok "a swapped entry whose bzImage line was taken out of sha256sums: exit 1, one line naming it; nothing served" ||
+	t_fail "swapped entry with a short digest list" "rc=$rc" "$(cat "$tmp/err")"
+# removed as the message says, the kernel is built again and stored good
+chmod -R u+w "$KIT_CACHE/builds/$key" && rm -rf "$KIT_CACHE/builds/$key"
+build e2 unpatched && built && ! hit && (cd "$KIT_CACHE/builds/$key" && sha256sum -c --quiet sha256sums) &&
+	t_ok "... removed as the message says: built again and stored good" || t_fail "rebuilt after removal" "$(cat "$tmp/err")"
 # the same swap in OUT: the kernel there is not what its build wrote; up to
 # date by its stamp, but not by its digests: exit 1, one line naming it
 cp "$tmp/e2/fake/unpatched/bzImage" "$tmp/bz.good"

@@ -242,8 +242,8 @@ up_to_date() {
 # leaves beside its work tree (bzImage, .config, System.map, the loader
 # objects' symbols, logs and checks) and the build's own record.  An entry
 # is published by one rename that fails when the key exists, and checked
-# against its own sha256sums before it is served; a damaged one is removed
-# and the kernel built again.  A source the kit cannot name (no commit, no
+# against its own sha256sums before it is served; one that does not match
+# stops the run, naming it.  A source the kit cannot name (no commit, no
 # content digest) is never cached.
 cache_dir=${KIT_BUILDS:-$KIT_CACHE/builds}
 cache_files="bzImage .config System.map symbols.txt config.sha256 required.config flags.txt changed-files expected-files build.log"

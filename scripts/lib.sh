@@ -196,8 +196,9 @@ KERNEL_GIT_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linu
 KERNEL_GIT=${KERNEL_GIT:-${_cfg_kg:-$KERNEL_GIT_DEFAULT}}
 # Further git sources of upstream's changelog text (stable trees,
 # distribution kernels), space-separated paths or URLs, read by mbox.sh
-# and records.sh beside KERNEL_GIT; words of data, never evaluated.
-STABLE_GIT=${STABLE_GIT:-$_cfg_sg}
+# and records.sh beside KERNEL_GIT; words of data, never evaluated.  Set
+# and empty in the environment: none, whatever the file says.
+STABLE_GIT=${STABLE_GIT-$_cfg_sg}
 if [ -z "${KIT_CACHE:-}" ]; then
 	if [ -n "$_cfg_kc" ]; then KIT_CACHE=$_cfg_kc; else kit_path "${XDG_CACHE_HOME:-$HOME/.cache}"; KIT_CACHE=$_kp; fi
 fi

@@ -52,6 +52,10 @@ if [ $rc -eq 0 ] && has 'STABLE_GIT=/srv/stable.git https://example.org/linux-st
 	probe "$tmp/config" STABLE_GIT=/env/stable
 	has 'STABLE_GIT=/env/stable' && t_ok "STABLE_GIT is read as written from the file; the environment wins" ||
 		t_fail "STABLE_GIT: the environment wins" "$out" "$err"
+	probe "$tmp/config" STABLE_GIT=
+	has 'STABLE_GIT=' && ! has 'STABLE_GIT=/srv/stable.git https://example.org/linux-stable.git' &&
+		t_ok "STABLE_GIT set empty in the environment: no further source, whatever the file says" ||
+		t_fail "STABLE_GIT= empty wins" "$out" "$err"
 else t_fail "STABLE_GIT is read as written from the file" "rc=$rc" "$out" "$err"; fi
 cfg 'STABLE_GIT=/a $(id)'
 probe "$tmp/config"

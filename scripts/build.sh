@@ -363,9 +363,10 @@ fail() {
 }
 
 # first_error LOG LINE: the first line from LINE on that says what broke:
-# a compiler's or the linker's error, else make's "***", else the last.
+# a compiler's or the linker's error (not a warning: ld warns of multiple
+# definitions too), else make's "***", else the last.
 first_error() {
-	tail -n +"$2" "$1" | grep -m1 -E ': (fatal )?error:|undefined reference to|multiple definition of' ||
+	tail -n +"$2" "$1" | grep -v 'warning:' | grep -m1 -E ': (fatal )?error:|undefined reference to|multiple definition of' ||
 		tail -n +"$2" "$1" | grep -m1 -F '***' || tail -1 "$1"
 }
 

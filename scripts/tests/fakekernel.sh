@@ -69,7 +69,7 @@ oldconfig:
 	$(if $(FAKE_BZIMAGE_ERROR),echo 'Enable recovery from hardware memory errors (MEMORY_FAILURE) [N/y/?] (NEW)')
 bzImage:
 	$(if $(FAKE_BZIMAGE_SLEEP),sleep $(FAKE_BZIMAGE_SLEEP))
-	@$(if $(FAKE_BZIMAGE_ERROR),echo 'warning: not this one' && echo '$(FAKE_BZIMAGE_ERROR)' && false)
+	@$(if $(FAKE_BZIMAGE_ERROR),echo 'warning: not this one' && echo 'ld: x.o: warning: multiple definition of y' && echo '$(FAKE_BZIMAGE_ERROR)' && false)
 	test "$(ARCH)" = x86_64
 	$(CROSS_COMPILE)ld --version >/dev/null
 	echo 'cmd_fs/exec.o := $(CC) -fno-strict-aliasing -c -o fs/exec.o fs/exec.c' >fs/.exec.o.cmd

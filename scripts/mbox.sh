@@ -562,8 +562,8 @@ sources_and_releases() {
 			awk '!seen[$1]++' "$work/stable/$_id" | while read -r _c _si; do
 				_r=$(first_release "$(cat "$work/gd.$_si")" "$_c")
 				if [ -n "$_r" ]; then
-					printf '    in stable %s: commit %.12s (%s)\n' "${_r% *}" "$_c" \
-						"$(case ${_r#* } in tag) echo "its first tag" ;; *) echo "the first 'Linux <version>' release commit after it" ;; esac)"
+					printf '    stable commit %.12s, first released in %s (%s)\n' "$_c" "${_r% *}" \
+						"$(case ${_r#* } in tag) echo "its first tag" ;; *) echo "the first 'Linux <version>' commit after it" ;; esac)"
 				else
 					printf '    stable commit %.12s: in no release the source shows\n' "$_c"
 				fi

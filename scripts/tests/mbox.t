@@ -348,8 +348,8 @@ grep -q "^0001-demo-first-fix.patch: .*upstream text: self ($U1 " "$d/checkpatch
 	t_fail "STABLE_GIT preference" "$(grep 'upstream text' "$d/checkpatch.txt")"
 c=$d/0000-cover-letter.patch
 sed -n '/^Upstream text and stable releases/,/^$/p' "$c" >"$tmp/rel"
-grep -qx "    in stable v9.9.1: commit $(printf %.12s "$S2") (its first tag)" "$tmp/rel" &&
-	grep -qx "    in stable v9.9.2: commit $(printf %.12s "$S4") (the first 'Linux <version>' release commit after it)" "$tmp/rel" &&
+grep -qx "    stable commit $(printf %.12s "$S2"), first released in v9.9.1 (its first tag)" "$tmp/rel" &&
+	grep -qx "    stable commit $(printf %.12s "$S4"), first released in v9.9.2 (the first 'Linux <version>' commit after it)" "$tmp/rel" &&
 	grep -qx "    in no stable release of the STABLE_GIT sources" "$tmp/rel" &&
 	t_ok "cover letter: the first stable release carrying each change (a tag, else a release commit), read from STABLE_GIT" ||
 	t_fail "cover letter releases" "$(cat "$tmp/rel")"

@@ -185,6 +185,14 @@ open_one() {
 	esac
 	printf '%s\n' "$_g" >"$work/gd.$1"
 	printf '%s\n' "$2" >"$work/spec.$1"
+	# the name outputs give it (mails go to other people: a URL, its
+	# remote's URL, else the folder's name; never this machine's path)
+	case $2 in
+	*://* | *@*:*) _nm=$2 ;;
+	*) _nm=$(git --git-dir="$_g" config --get remote.origin.url 2>/dev/null) ||
+		_nm=$(cd "$2" && case ${PWD##*/} in repo | .git) _p=${PWD%/*}; echo "${_p##*/}" ;; *) echo "${PWD##*/}" ;; esac) ;;
+	esac
+	printf '%s\n' "$_nm" >"$work/name.$1"
 }
 
 # open_source: KERNEL_GIT as source 0, then each STABLE_GIT word; nsrc is
@@ -360,7 +368,7 @@ upstream_text() {
 	# about upstream's own code, not about our adaptation of it
 	git --git-dir="$gd" show --format= --no-color --no-ext-diff "$_c" >"$2.diff" 2>/dev/null ||
 		: >"$2.diff"   # a shallow remote commit without its parent: no diff to compare
-	printf '%s (%s %s; in %s)\n' "$_kind" "$_c" "$(sed -n 4p "$2.meta")" "$(cat "$work/spec.$_si")" >"$2.from"
+	printf '%s (%s %s; in %s)\n' "$_kind" "$_c" "$(sed -n 4p "$2.meta")" "$(cat "$work/name.$_si")" >"$2.from"
 }
 
 # parse_patch PATCH PREFIX: the kit's patch header into PREFIX.{from,
@@ -554,7 +562,7 @@ sources_and_releases() {
 			read -r _k _c _si <"$work/up/$_id"
 			_w=$(case $_k in self) echo "the upstream commit" ;; stable) echo "stable commit" ;;
 				backport) echo "backport" ;; subject) echo "same subject and author" ;; esac)
-			printf '  %d/%d %s: text from %s %.12s in %s\n' "$_n" "$1" "$p" "$_w" "$_c" "$(cat "$work/spec.$_si")" | wrap '      '
+			printf '  %d/%d %s: text from %s %.12s in %s\n' "$_n" "$1" "$p" "$_w" "$_c" "$(cat "$work/name.$_si")" | wrap '      '
 		else
 			printf '  %d/%d %s: no source carries upstream'\''s text (the mail says so)\n' "$_n" "$1" "$p" | wrap '      '
 		fi

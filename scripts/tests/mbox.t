@@ -341,7 +341,7 @@ Signed-off-by: $me"
 	t_fail "STABLE_GIT: text from a stable commit" "rc=$rc $(tail -2 "$tmp/e") $(body 0004-demo-fourth-fix.patch)"
 grep -q "^0001-demo-first-fix.patch: .*upstream text: self ($U1 " "$d/checkpatch.txt" &&
 	grep -q '^Upstream text of the first fix\.$' "$d/0001-demo-first-fix.patch" &&
-	grep -q "^0002-demo-second-fix.patch: .*upstream text: stable ($S2 .*; in $st)" "$d/checkpatch.txt" &&
+	grep -q "^0002-demo-second-fix.patch: .*upstream text: stable ($S2 .*; in ${st##*/})" "$d/checkpatch.txt" && ! grep -qF "$st" "$d/checkpatch.txt" "$d/0000-cover-letter.patch" &&
 	grep -q "^0003-demo-third-fix.patch: .*upstream text: backport (" "$d/checkpatch.txt" &&
 	grep -q "^0004-demo-fourth-fix.patch: .*upstream text: stable ($S4 " "$d/checkpatch.txt" &&
 	t_ok "STABLE_GIT: the upstream commit first, then a stable commit naming it, then another backport" ||

@@ -3,7 +3,9 @@
 # to the tree SRC, from what SRC already carries (fix-state.sh).
 #
 #   nothing present      -> the whole series
-#   some present         -> only the missing changes' patches, copied with
+#   some present         -> only the missing changes' patches (not those
+#                           present, nor those n/a: their code is not there,
+#                           or, ARCHES=, is another architecture's), copied with
 #                           a new series file into DIR; prints which were
 #                           skipped and why
 #   all present or n/a   -> "already fixed", exit 4 (apply nothing)
@@ -61,6 +63,8 @@ for p in $(grep -v '^#' "$series_dir/series"); do
 	c=$(printf '%s\n' "$idmap" | awk -v id="$id" '$1 == id { print $2; exit }')
 	if printf '%s\n' $present | grep -qx "$c"; then
 		progress "$BRANCH" plan "skip $p: $c is already in the tree"
+	elif printf '%s\n' $na | grep -qx "$c"; then
+		progress "$BRANCH" plan "skip $p: $c is n/a in the tree"
 	else
 		cp "$series_dir/$p" "$out/"; echo "$p" >>"$out/series"
 	fi

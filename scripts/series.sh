@@ -67,10 +67,13 @@ trap 'rmtree "$work"' EXIT
 # A tree of its own: the changes it already carries are not made again;
 # one that carries them all needs no series, and one whose changes break
 # the ordering rule is refused as build.sh refuses it (plan-series.sh).
-present=
+present= na=
 if [ -n "${SERIES_TREE:-}" ]; then
 	state=$(sh "$KIT_ROOT/scripts/fix-state.sh" "$src") || exit $?
 	present=$(printf '%s\n' "$state" | awk '$3 == "present" { print $1 }')
+	# n/a: the code it changes is not there, or (ARCHES=) is another
+	# architecture's only: nothing to make, nothing to ship
+	na=$(printf '%s\n' "$state" | awk '$3 == "n/a" { print $1 }')
 	printf '%s\n' "$state" | awk '$3 == "missing" { m = 1 } END { exit !m }' ||
 		die 4 "[$BRANCH] already fixed: $SERIES_TREE carries every change; no series to make"
 	[ -z "$tree_mode" ] || sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$work/plan" >/dev/null || exit $?
@@ -144,6 +147,10 @@ for c in $all_changes; do
 	rel=${d#"$KIT_ROOT"/}
 	if printf '%s\n' $present | grep -qx "$c"; then
 		progress "$BRANCH" series "$c: already in the tree, not made"
+		continue
+	fi
+	if printf '%s\n' $na | grep -qx "$c"; then
+		progress "$BRANCH" series "$c: n/a in the tree ($(printf '%s\n' "$state" | awk -v c="$c" '$1 == c { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }')), not made"
 		continue
 	fi
 	[ -r "$d/INFO" ] || die 2 "$rel/INFO is missing"

@@ -164,7 +164,13 @@ for b in $boots; do
 		case $rel in
 		"$KIT_RELEASE" | "$KIT_RELEASE"[!0-9]*) ;;
 		*)
-			why="the booted kernel says 'Linux version ${rel:-?}' (${log##*/}), but the branch is $KIT_RELEASE: a verdict about another kernel"
+			if [ -z "$rel" ]; then
+				# nothing of the kernel on the console: it stopped before it
+				# (a reset, a fault this early), or the image is no kernel
+				why="no 'Linux version' banner in ${log##*/} (the boot ended: ${end:-?}): the kernel stopped before its console printed anything; no test ran"
+			else
+				why="the booted kernel says 'Linux version $rel' (${log##*/}), but the branch is $KIT_RELEASE: a verdict about another kernel"
+			fi
 			jq --arg w "$why" '.verdict = "INCONCLUSIVE" | .signature = $w
 			  | .fixes = ((.fixes // {}) | map_values(.verdict = "INCONCLUSIVE" | .signature = $w))' \
 				"$outdir/boot-$n.parse.json" >"$outdir/boot-$n.parse.tmp" &&

@@ -132,6 +132,13 @@ line=$(FAKE_MODE=exit FAKE_LOG="$fx/vulnerable-v2.6.32-noexec32-off-state.log" T
 	KIT_RELEASE=2.6.3 sh "$root/testvm/verify-kernel.sh" "$tmp/bz-built" "$tmp/bind" 2>&1)
 t_check "release 2.6.32 is not release 2.6.3 (a prefix must end at a non-digit)" sh -c "printf '%s' '$line' | grep -q '^INCONCLUSIVE '"
 
+printf 'SeaBIOS (version 1.16.2-debian-1.16.2-1)\nBooting from ROM..\n' >"$tmp/firmware-only.log"
+line=$(FAKE_MODE=exit FAKE_LOG="$tmp/firmware-only.log" TESTVM_OUT="$tmp/tv" KIT_BOOTS=default \
+	KIT_RELEASE=2.6.32 sh "$root/testvm/verify-kernel.sh" "$tmp/bz-built" "$tmp/bind" 2>&1)
+t_check "a boot with the firmware's lines only (a kernel that resets before its console): INCONCLUSIVE, no banner, not 'another kernel'" sh -c "
+	printf '%s' \"\$1\" | grep -q \"^INCONCLUSIVE .*no 'Linux version' banner in boot-1.log (the boot ended: \" &&
+	! printf '%s' \"\$1\" | grep -q 'another kernel'" sh "$line"
+
 # Merging two boots (testvm/README.md "Verdicts"): VULNERABLE over
 # INCONCLUSIVE over REGRESSED over SURVIVED; failing tests of every boot.
 merge() { # merge <log of boot 1> <log of boot 2>: the one line

@@ -36,8 +36,8 @@ arch_of_cell() {
 # folder's own name for one ARCHES= cannot name (ia64, s390, arm, ...).
 arches_of_path() {
 	case $1 in
-	arch/*) _ap=${1#arch/} ;;
-	include/asm-*) _ap=${1#include/asm-} ;;
+	arch/*/*) _ap=${1#arch/} ;;
+	include/asm-*/*) _ap=${1#include/asm-} ;;
 	*) echo generic; return ;;
 	esac
 	case ${_ap%%/*} in

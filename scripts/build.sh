@@ -135,7 +135,8 @@ mkdir -p "$nodedir"
 # or one whose pid this user cannot signal, is kept.
 for _o in "$nodedir"/.*.tmp.* "$nodedir"/.*.cache.*; do
 	case ${_o##*.} in '' | *[!0-9]*) continue ;; esac
-	if [ -d "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null; then rmtree "$_o"; fi
+	# (kill -0 fails for another user's live process too: /proc says)
+	if [ -d "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null && [ ! -d "/proc/${_o##*.}" ]; then rmtree "$_o"; fi
 done
 # The fixed name earlier builds worked in (.<kind>.tmp) names no pid: it is
 # removed only when no build of this user runs (the build lock is free).
@@ -258,7 +259,7 @@ from_cache() {
 	# An entry is published whole by one rename and never written again:
 	# one that does not match is another kernel put there (or a disk
 	# that lost it), never served and never rebuilt over in silence.
-	_fix="it is not what a build stored there: remove it (chmod -R u+w $_e; rm -rf $_e) and run again"
+	_fix="it is not what a build stored there: remove it (chmod -R u+w '$_e'; rm -rf '$_e') and run again"
 	for _f in $cache_files build.json; do
 		digests_complete "$_e" "$_f" ||
 			die 1 "[$NAME] the build cache entry $_e has no line for $_f in its sha256sums; $_fix"
@@ -366,7 +367,7 @@ fail() {
 # a compiler's or the linker's error (not a warning: ld warns of multiple
 # definitions too), else make's "***", else the last.
 first_error() {
-	tail -n +"$2" "$1" | grep -v 'warning:' | grep -m1 -E ': (fatal )?error:|undefined reference to|multiple definition of' ||
+	tail -n +"$2" "$1" | grep -v 'warning:' | grep -m1 -E ': (fatal )?error:|: Error: |undefined reference to|multiple definition of|No rule to make target' ||
 		tail -n +"$2" "$1" | grep -m1 -F '***' || tail -1 "$1"
 }
 

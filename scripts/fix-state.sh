@@ -18,8 +18,8 @@
 # not in the tree, e.g. ia32_aout.c in 6.1); else present when all the
 # present/absent lines that apply hold; missing otherwise.
 #
-# ARCHES=<the architectures a tree ships> (scripts/arches.sh names; unset
-# or all: every one): a change line whose FILE is another architecture's
+# ARCHES=<the architectures a tree ships> with TREE= (scripts/arches.sh
+# names; unset or all: every one): a change line whose FILE is another architecture's
 # (arch/<dir>/, include/asm-<dir>/: arches_of_path) does not apply, as if
 # the file were not there.  A vendor tree that ships x86_64 and powerpc is
 # judged on their files: its sparc64 headers, which it never builds, make
@@ -143,10 +143,11 @@ host_state() {
 	fi
 }
 
-# ARCHES: judge the changes on the shipped architectures' files only (a
-# host patch is x86 build machinery: never filtered)
+# ARCHES with TREE: judge the changes on the shipped architectures' files
+# only (a host patch is x86 build machinery: never filtered; a pick of a
+# branch, ARCHES= without TREE=, chooses patches, not what a tree carries)
 ship=
-if [ "$host" = 0 ] && [ -n "${ARCHES:-}" ]; then
+if [ "$host" = 0 ] && [ -n "${ARCHES:-}" ] && [ -n "${TREE:-}" ]; then
 	. "$KIT_ROOT/scripts/arches.sh"
 	arches_canon "$ARCHES" || die 2 "$ARCHES_WHY"
 	[ "$ARCHES_LIST" = "$KIT_ARCHES" ] || ship=1

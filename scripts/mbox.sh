@@ -185,12 +185,16 @@ open_one() {
 	esac
 	printf '%s\n' "$_g" >"$work/gd.$1"
 	printf '%s\n' "$2" >"$work/spec.$1"
-	# the name outputs give it (mails go to other people: a URL, its
-	# remote's URL, else the folder's name; never this machine's path)
-	case $2 in
-	*://* | *@*:*) _nm=$2 ;;
-	*) _nm=$(git --git-dir="$_g" config --get remote.origin.url 2>/dev/null) ||
-		_nm=$(cd "$2" && case ${PWD##*/} in repo | .git) _p=${PWD%/*}; echo "${_p##*/}" ;; *) echo "${PWD##*/}" ;; esac) ;;
+	# the name outputs give it (mails go to other people): a URL, else
+	# its remote's URL, with no user or password in either; else the
+	# folder's name, never this machine's path
+	_nm=$2
+	case $_nm in *://* | *@*:*) ;; *) _nm=$(git --git-dir="$_g" config --get remote.origin.url 2>/dev/null) || _nm= ;; esac
+	case $_nm in
+	*://*@*) _nm=${_nm%%://*}://${_nm#*://*@} ;;
+	*://*) ;;
+	*@*:*) _nm=${_nm#*@} ;;
+	*) _nm=$(cd "$2" && case ${PWD##*/} in repo | .git) _p=${PWD%/*}; echo "${_p##*/}" ;; *) echo "${PWD##*/}" ;; esac) ;;
 	esac
 	printf '%s\n' "$_nm" >"$work/name.$1"
 }

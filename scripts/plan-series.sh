@@ -28,7 +28,7 @@ missing=$(printf '%s\n' "$state" | awk '$3 == "missing" { print $1 }')
 na=$(printf '%s\n' "$state" | awk '$3 == "n/a" { print $1 }')
 mkdir -p "$dir"
 plan() { # plan <status> <series dir>
-	printf '%s\n' "$state" | jq -R -s --arg st "$1" --arg dir "$2" --arg arches "${ARCHES:-}" '
+	printf '%s\n' "$state" | jq -R -s --arg st "$1" --arg dir "$2" --arg arches "${TREE:+${ARCHES:-}}" '
 	  split("\n") | map(select(. != "") | split(" ")) |
 	  {status: $st, series_dir: $dir,
 	   arches: (if $arches == "" then "all" else $arches end),

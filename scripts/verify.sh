@@ -72,7 +72,8 @@ if [ -n "$TREE" ] && { [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; }; th
 		die 2 "ARCHES='$ARCHES' has no $BR_ARCH, and make verify boots $BR_ARCH kernels; add $BR_ARCH to the architectures the tree ships"
 	ARCHES=$ARCHES_LIST
 	export ARCHES
-	progress "$NAME" plan "the tree ships $ARCHES_LIST (ARCHES=): other architectures' files are not read for its fix state"
+	[ "$ARCHES_LIST" = "$KIT_ARCHES" ] ||
+		progress "$NAME" plan "the tree ships $ARCHES_LIST (ARCHES=): other architectures' files are not read for its fix state"
 elif [ -n "${ARCHES:-}" ] || [ "${HARDENING:-1}" != 1 ]; then
 	. "$KIT_ROOT/scripts/arches.sh"
 	{ arches_canon "${ARCHES:-}" && hardening_check "${HARDENING:-1}"; } || die 2 "$ARCHES_WHY"

@@ -67,23 +67,33 @@ echo '#define TIF_ABI_PENDING 1' >"$tmp/v/arch/sparc/include/asm/thread_info_64.
 echo 'static void *compat_alloc_user_space(long len);' >"$tmp/v/arch/sparc/include/asm/compat.h"
 echo 'static void *arch_compat_alloc_user_space(long len);' >"$tmp/v/arch/x86/include/asm/compat.h"
 echo 'old_thing' >"$tmp/v/include/asm-generic/x.h"
-sta() { FIXSTATE_CHANGES=$tmp/cha sh scripts/fix-state.sh "$tmp/v" | awk '{ printf "%s=%s ", $1, $3 }'; }
+# (ARCHES= is read with TREE=, a tree's run; without it, ARCHES= is a pick)
+sta() { FIXSTATE_CHANGES=$tmp/cha TREE=${TREE-$tmp/v} sh scripts/fix-state.sh "$tmp/v" | awk '{ printf "%s=%s ", $1, $3 }'; }
 [ "$(sta)" = "S=missing T=missing U=missing " ] && t_ok "no ARCHES: every architecture's files read (S, T missing by sparc64)" ||
 	t_fail "no ARCHES: all read" "$(sta)"
 [ "$(ARCHES=all sta)" = "S=missing T=missing U=missing " ] && t_ok "ARCHES=all: the same" || t_fail "ARCHES=all" "$(ARCHES=all sta)"
 [ "$(ARCHES='x86_64 powerpc' sta)" = "S=n/a T=present U=missing " ] &&
 	t_ok "ARCHES='x86_64 powerpc': sparc64's files not read: S n/a, T present by x86; asm-generic still read (U missing)" ||
 	t_fail "ARCHES without sparc64" "$(ARCHES='x86_64 powerpc' sta)"
-FIXSTATE_CHANGES=$tmp/cha ARCHES=x86_64 sh scripts/fix-state.sh "$tmp/v" |
+FIXSTATE_CHANGES=$tmp/cha ARCHES=x86_64 TREE=$tmp/v sh scripts/fix-state.sh "$tmp/v" |
 	grep -qx "S 000000000000 n/a its files here are other architectures' than those shipped (ARCHES: x86_64)" &&
-	t_ok "... and S says why it is n/a" || t_fail "S n/a says why" "$(FIXSTATE_CHANGES=$tmp/cha ARCHES=x86_64 sh scripts/fix-state.sh "$tmp/v")"
+	t_ok "... and S says why it is n/a" || t_fail "S n/a says why" "$(FIXSTATE_CHANGES=$tmp/cha ARCHES=x86_64 TREE=$tmp/v sh scripts/fix-state.sh "$tmp/v")"
 [ "$(ARCHES='x86_64,sparc64' sta)" = "S=missing T=missing U=missing " ] && t_ok "ARCHES naming sparc64: its files read again" ||
 	t_fail "ARCHES with sparc64" "$(ARCHES='x86_64,sparc64' sta)"
-out=$(FIXSTATE_CHANGES=$tmp/cha ARCHES=vax sh scripts/fix-state.sh "$tmp/v" 2>&1); rc=$?
+[ "$(ARCHES='x86_64 powerpc' TREE= sta)" = "S=missing T=missing U=missing " ] &&
+	t_ok "ARCHES= without TREE= (a pick of a branch): every architecture's files read" ||
+	t_fail "ARCHES without TREE" "$(ARCHES='x86_64 powerpc' TREE= sta)"
+out=$(FIXSTATE_CHANGES=$tmp/cha ARCHES=vax TREE=$tmp/v sh scripts/fix-state.sh "$tmp/v" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "unknown architecture 'vax'" &&
 	t_ok "ARCHES=vax: refused, exit 2, one line" || t_fail "ARCHES=vax refused" "rc=$rc" "$out"
-out=$(ARCHES=x86_64 sh scripts/fix-state.sh --host branches/host/"$(ls branches/host | head -1)" "$tmp/v" 2>&1); rc=$?
-[ $rc -eq 0 ] && t_ok "--host: ARCHES= never filters a host patch (x86 build machinery)" || t_fail "--host with ARCHES" "rc=$rc" "$out"
+# a host patch's Detect: lines on x86 files hold in this tree; with
+# ARCHES=powerpc (x86 not shipped) they are still read
+mkdir -p "$tmp/h/arch/x86/boot"; echo 'fixed here' >"$tmp/h/arch/x86/boot/x.c"
+printf 'Detect: present arch/x86/boot/x.c - fixed here\n\ndiff -u a/arch/x86/boot/x.c b/arch/x86/boot/x.c\n--- a/arch/x86/boot/x.c\n+++ b/arch/x86/boot/x.c\n@@ -1 +1 @@\n-broken\n+fixed\n' >"$tmp/h.patch"
+out=$(ARCHES=powerpc TREE=$tmp/h sh scripts/fix-state.sh --host "$tmp/h.patch" "$tmp/h" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ "$out" = "h present (in another form: its Detect lines hold)" ] &&
+	t_ok "--host: ARCHES=powerpc never filters a host patch (x86 build machinery): its x86 Detect line read" ||
+	t_fail "--host with ARCHES" "rc=$rc" "$out"
 
 # --- CVE-2010-3081 (change I): its real DETECT on trees shaped like the releases
 I=$(echo backports/fixes/*/changes/I-compat-alloc-user-space)

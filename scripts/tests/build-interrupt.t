@@ -18,10 +18,8 @@ trap cleanup EXIT
 kit=$tmp/kit
 fake_kit "$kit"
 fake_tree "$tmp/tree"
-git init -q "$tmp/repo"
-cp -a "$tmp/tree/." "$tmp/repo/"
-(cd "$tmp/repo" && git config user.email t@t && git config user.name t && git add -A && git commit -qm one)
-fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$(git -C "$tmp/repo" rev-parse HEAD)" 'BR_HOST_SERIES=""'
+c=$(fake_repo "$tmp/repo" "$tmp/tree")
+fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$c" 'BR_HOST_SERIES=""'
 fake_env "$kit"
 KERNEL_GIT=$tmp/repo; export KERNEL_GIT
 build() { # build [VAR=value...]: build.sh unpatched fake, stderr in $tmp/err

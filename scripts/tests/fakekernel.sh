@@ -9,6 +9,7 @@
 #                            BR_VERSION=2.6.99, markers "+fake/marker", then
 #                            the given BR_...=... lines
 #   fake_tree DIR            the tree (see below)
+#   fake_repo DIR TREE       a git repository of TREE's files; its commit
 #   fake_env KIT             the environment a test run of the kit needs:
 #                            no config file, its own cache, OUT and build lock
 #
@@ -77,6 +78,15 @@ bzImage:
 	echo 'ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)' >arch/x86/boot/bzImage
 	echo '0000000000000000 T _text' >System.map
 MK
+}
+
+# fake_repo DIR TREE: a git repository at DIR whose one commit holds TREE's
+# files (a branch's source, BR_SOURCE=git); prints the commit's id.
+fake_repo() {
+	git init -q "$1" && cp -a "$2/." "$1/" &&
+		git -C "$1" -c user.email=t@t -c user.name=t add -A &&
+		git -C "$1" -c user.email=t@t -c user.name=t commit -qm one &&
+		git -C "$1" rev-parse HEAD
 }
 
 fake_env() {

@@ -15,9 +15,7 @@ fake_kit "$kit"
 printf '# kit-scope: miniconfig\nCONFIG_FAKE_SMALL=y\n' >"$kit/branches/config/small.config"
 fake_tree "$tmp/tree"
 # the branch's own source: the same tree, committed
-git init -q "$tmp/repo" && cp -a "$tmp/tree/." "$tmp/repo/" &&
-	(cd "$tmp/repo" && git -c user.email=t@t -c user.name=t add -A && git -c user.email=t@t -c user.name=t commit -qm one)
-fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$(git -C "$tmp/repo" rev-parse HEAD)" 'BR_HOST_SERIES=""' 'BR_CONFIG="fake.config small.config"'
+fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$(fake_repo "$tmp/repo" "$tmp/tree")" 'BR_HOST_SERIES=""' 'BR_CONFIG="fake.config small.config"'
 fake_env "$kit"
 rec() { jq -r "$2" "$OUT/$1/result.json"; }
 build() { # build [VAR=value...]: build.sh unpatched of TREE=$tmp/tree, stderr in $tmp/err

@@ -12,13 +12,7 @@
 . ci/tap.sh
 . scripts/tests/fakekernel.sh
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-kit=$tmp/kit
-fake_kit "$kit"
-fake_tree "$tmp/tree"
-c=$(fake_repo "$tmp/repo" "$tmp/tree")
-fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$c" 'BR_HOST_SERIES=""'
-fake_env "$kit"
-KERNEL_GIT=$tmp/repo; export KERNEL_GIT
+fake_git_branch "$tmp"
 # a one-patch series for a "patched" build (SERIES_DIR=, a custom kind)
 mkdir -p "$tmp/series"
 printf -- '--- a/fs/exec.c\n+++ b/fs/exec.c\n@@ -1 +1,2 @@\n /* fs/exec.c */\n+/* fixed */\n' >"$tmp/series/fix.patch"

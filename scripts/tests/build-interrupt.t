@@ -15,13 +15,7 @@ cleanup() {
 	chmod -R u+w "$tmp"; rm -rf "$tmp"
 }
 trap cleanup EXIT
-kit=$tmp/kit
-fake_kit "$kit"
-fake_tree "$tmp/tree"
-c=$(fake_repo "$tmp/repo" "$tmp/tree")
-fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$c" 'BR_HOST_SERIES=""'
-fake_env "$kit"
-KERNEL_GIT=$tmp/repo; export KERNEL_GIT
+fake_git_branch "$tmp"
 build() { # build [VAR=value...]: build.sh unpatched fake, stderr in $tmp/err
 	env "$@" sh "$kit/scripts/build.sh" unpatched fake >/dev/null 2>"$tmp/err"
 }

@@ -11,13 +11,7 @@
 . scripts/tests/fakekernel.sh
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-kit=$tmp/kit
-fake_kit "$kit"
-fake_tree "$tmp/tree"
-c=$(fake_repo "$tmp/repo" "$tmp/tree")
-fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$c" 'BR_HOST_SERIES=""'
-fake_env "$kit"
-KERNEL_GIT=$tmp/repo; export KERNEL_GIT
+fake_git_branch "$tmp"
 mkdir "$tmp/shim"
 realgit=$(command -v git)
 printf '#!/bin/sh\nfor a; do [ "$a" = archive ] && sleep "${SLOW_ARCHIVE:-0}"; done\nexec %s "$@"\n' "$realgit" >"$tmp/shim/git"

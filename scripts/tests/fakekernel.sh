@@ -10,6 +10,7 @@
 #                            the given BR_...=... lines
 #   fake_tree DIR            the tree (see below)
 #   fake_repo DIR TREE       a git repository of TREE's files; its commit
+#   fake_git_branch DIR      all of the above for branch "fake" (below)
 #   fake_env KIT             the environment a test run of the kit needs:
 #                            no config file, its own cache, OUT and build lock
 #
@@ -87,6 +88,20 @@ fake_repo() {
 		git -C "$1" -c user.email=t@t -c user.name=t add -A &&
 		git -C "$1" -c user.email=t@t -c user.name=t commit -qm one &&
 		git -C "$1" rev-parse HEAD
+}
+
+# fake_git_branch DIR: the whole setup of a branch built from git: the kit
+# at DIR/kit (kit=), the tree at DIR/tree, committed in DIR/repo (c= its
+# commit, KERNEL_GIT= the repo), branch "fake" with no host series, and
+# the test's environment (fake_env).
+fake_git_branch() {
+	kit=$1/kit
+	fake_kit "$kit"
+	fake_tree "$1/tree"
+	c=$(fake_repo "$1/repo" "$1/tree")
+	fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$c" 'BR_HOST_SERIES=""'
+	fake_env "$kit"
+	KERNEL_GIT=$1/repo; export KERNEL_GIT
 }
 
 fake_env() {

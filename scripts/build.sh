@@ -196,7 +196,7 @@ stamp=$(
 		for p in $BR_HOST_SERIES; do cat "$KIT_ROOT/branches/host/$p.patch"; done
 		cat_frags
 		cat "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
-		[ -z "$sec_dir" ] || (cd "$sec_dir" && cat series $(grep -v '^#' series))
+		[ -z "$sec_dir" ] || series_code "$sec_dir"
 	} | sha256sum | cut -d' ' -f1
 )
 # digests_complete DIR FILE...: DIR/sha256sums has a line for each FILE

@@ -245,7 +245,7 @@ xcache_key() {
 			cross/check-expect.sh cross/check-calls.sh cross/pin-line.h $(find cross/objdiff -type f \( -name Makefile -o -name '*.[ch]' \) | LC_ALL=C sort) \
 			$(expect_files | sed "s|^$KIT_ROOT/||") cross/matrix/common.config "cross/matrix/$cell.conf" "cross/matrix/$cell.config" \
 			$(for _p in $X_HOST_ALL; do echo "branches/host/$_p.patch"; done)) >>"$_kf" &&
-		(cd "$series_dir" && sha256sum -- series $(grep -v '^#' series)) >>"$_kf" &&
+		series_code "$series_dir" >>"$_kf" &&
 		_k=$(sha256sum <"$_kf") && rm -f "$_kf" && echo "${_k%% *}" && return 0
 	rm -f "$_kf"
 	return 1

@@ -531,6 +531,19 @@ series_digest() {
 	(cd "$1" && cat series $(grep -v '^#' series)) | sha256sum | cut -d' ' -f1
 }
 
+# series_code DIR: what quilt applies of a series, for the build and
+# cross keys: the series file, then each patch's name and its text from
+# the first line a diff can start with (diff, Index:, "--- ", "*** ") on.
+# The header above (upstream's changelog, our notes) changes no kernel:
+# a note edited builds nothing again.  Everything from there on is kept,
+# so two series that patch differently never share a key.
+series_code() {
+	(cd "$1" && cat series && for _sp in $(grep -v '^#' series); do
+		printf 'patch %s\n' "$_sp"
+		awk '/^(diff |Index: |--- |\*\*\* )/ { on = 1 } on' "$_sp"
+	done)
+}
+
 # source_configured: true when the user named a kernel source (KERNEL_GIT
 # in the environment or the config file).  Then a 2.6 branch that cannot
 # be reached is a failure, not a SKIP: the user expects it to run.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The build cache (build.sh): a finished kernel is kept in
 # KIT_CACHE/builds/<key>, the key a digest of everything that decides it
-# (source, host and security series, config, flags, toolchain versions,
+# (source, host and the code of the security series, config, flags, toolchain versions,
 # the build scripts themselves).  Another output root gets it without a
 # build and says so; one byte changed in any input misses; an entry that
 # does not match its checksums, or whose list does not name every file,
@@ -44,6 +44,16 @@ sed -i 's|/\* fixed \*/|/* fixeD */|' "$tmp/series/fix.patch"
 build c unpatched && hit && build c p && built && ! hit &&
 	t_ok "one byte of the series changed: the unpatched kernel is served, the patched one built again" ||
 	t_fail "series byte" "$(cat "$tmp/err")"
+# the patch's header (upstream's text, our notes) is not what quilt
+# applies: a note written above the diff builds nothing again; a line
+# written where a diff starts ("--- ") is kept in the key
+{ printf 'Subject: fix\n\n[ adapted: a note of ours ]\n\n'; cat "$tmp/series/fix.patch"; } >"$tmp/fix.new"
+mv "$tmp/fix.new" "$tmp/series/fix.patch"
+build c2 p && hit && ! built &&
+	t_ok "a note added to the patch's header: the patched kernel is served, not built again" ||
+	t_fail "header note" "$(cat "$tmp/err")"
+sed -i 's|^\[ adapted: a note of ours \]$|[ adapted: another note ]|' "$tmp/series/fix.patch"
+build c3 p && hit && t_ok "the note reworded: still served" || t_fail "note reworded" "$(cat "$tmp/err")"
 # the recipe: a build script changed by a comment is another input
 echo '# a comment' >>"$kit/scripts/lib.sh"
 build d unpatched && built && ! hit && t_ok "a build script changed: built again" || t_fail "script change" "$(cat "$tmp/err")"

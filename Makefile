@@ -12,7 +12,7 @@ export BRANCH TREE NAME CONFIG KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING CVE UP
 export LC_ALL := C
 
 .PHONY: help deps all check unit e2e build build-all verify verify-all \
-	series series-all new-fix mbox pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
+	series series-all new-fix mbox mainline-tags pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
 
 help:
 	@echo 'Stable-branch backport kit: $(notdir $(patsubst %/FIX,%,$(wildcard backports/fixes/*/FIX))) on v2.6.26-v2.6.32'
@@ -35,6 +35,7 @@ help:
 	@echo '                           as KERNEL_GIT carries them: FIX, changes with hunks where they'
 	@echo '                           apply, skeletons; prints what is left by hand (FROM_SOURCE=)'
 	@echo '  make mbox BRANCH=b       the series as mails git am takes and a cover letter, upstream changelog and chain (SIGNOFF=1 signs; MBOX_TO=/MBOX_CC= address them)'
+	@echo '  make mainline-tags       each change'"'"'s Mainline: tag, confirmed by the tags of KERNEL_GIT/STABLE_GIT or INFO'"'"'s unconfirmed line'
 	@echo '  make mutants BRANCH=b    drop each patch in turn, and each whole fix; show which fix'"'"'s'
 	@echo '                           verdict catches it (MUTANTS="<letter> <fix> ...";'
 	@echo '                           default: $(shell sh scripts/mutants.sh --list))'
@@ -122,6 +123,9 @@ series:
 
 mbox:
 	@sh scripts/mbox.sh
+
+mainline-tags:
+	@sh scripts/mainline-tags.sh
 
 new-fix:
 	@sh scripts/new-fix.sh

@@ -537,6 +537,13 @@ cover_letter() {
 		else
 			printf 'Report: the kit'\''s docs/results.html; for this OUT, make report writes %s\n\n' "$OUT/report.html"
 		fi
+		echo 'Code against upstream (git patch-id --stable, then the added lines; upstream-compare.txt lists them):'
+		_n=0
+		for p in $patches; do
+			_n=$((_n + 1))
+			printf '  %d/%d %s: %s\n' "$_n" "$1" "$p" "$(cut -d' ' -f2- "$work/p/$_n.cmp")" | wrap '      '
+		done
+		echo
 		sources_and_releases "$1"
 		echo 'How each file was made (the kit'\''s make series; not in the mails):'
 		_n=0
@@ -676,6 +683,108 @@ checkpatch_mail() {
 	END { flush(); if (te != eo + eu + es || tw != w) print "mismatch"; else print eo + 0, eu + 0, w + 0, es + 0 }' "$2.cp"
 }
 
+# added_lines: the lines a diff (stdin) adds, as "<file>\t<line with no
+# blanks>\t<line>", sorted (compared without blanks, as git patch-id
+# does; shown as written).  What a backport
+# removes is the branch's own code, which differs from release to release;
+# what it adds is the fix, and must be upstream's.  A header that moved
+# since (include/asm-<arch>/F, arch/<arch>/include/asm/F from 2.6.27/28
+# on) is one file.
+added_lines() {
+	awk '/^diff --git / { f = $NF; sub(/^b\//, "", f)
+		if (match(f, /^include\/asm-[a-z0-9]+\//)) f = "arch/" substr(f, 13, RLENGTH - 13) "/include/asm/" substr(f, RLENGTH + 1)
+		next }
+	f == "" || /^(\+\+\+|---) / { next }
+	/^\+/ { s = $0; gsub(/[ \t]+/, "", s); if (s != "+") print f "\t" s "\t" $0 }' | LC_ALL=C sort
+}
+
+# added_diff OURS THEIRS: the added lines (added_lines) of one and not
+# the other, compared without blanks, as "ours|theirs\t<file>\t<line>".
+# A line one adds in one file and the other in another is a file that
+# moved between the releases (include/asm-sparc64/elf.h, later
+# arch/sparc/include/asm/elf_64.h), not a difference.
+added_diff() {
+	awk -F'\t' 'FNR == 1 { side++ }
+	{ r = $0; sub(/^[^\t]*\t[^\t]*\t/, "", r) }
+	side == 1 { o[$1 "\t" $2] = r; next }
+	{ t[$1 "\t" $2] = r }
+	END {
+		for (k in o) if (!(k in t)) { split(k, a, "\t"); on[a[2]] = 1 }
+		for (k in t) if (!(k in o)) { split(k, a, "\t"); tn[a[2]] = 1 }
+		for (k in o) if (!(k in t)) { split(k, a, "\t"); if (!(a[2] in tn)) print "ours\t" a[1] "\t" o[k] }
+		for (k in t) if (!(k in o)) { split(k, a, "\t"); if (!(a[2] in on)) print "theirs\t" a[1] "\t" t[k] }
+	}' "$1" "$2" | LC_ALL=C sort -t'	' -k2,2 -k1,1r
+}
+
+# explained FILE PREFIX: a note of the patch (PREFIX.notes) names FILE,
+# by its name or by an identifier with an underscore in the lines of it
+# that differ (PREFIX.cmpd): "no bprm->per_clear" explains a missing
+# per_clear line.
+explained() {
+	grep -qF "${1##*/}" "$2.notes" && return 0
+	for _w in $(awk -F'\t' -v f="$1" '$2 == f { sub(/^[^\t]*\t[^\t]*\t/, ""); print }' "$2.cmpd" |
+		grep -oE '[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*' | LC_ALL=C sort -u); do
+		grep -qF "$_w" "$2.notes" && return 0
+	done
+	return 1
+}
+
+# compare_code PATCH PREFIX: the patch's code against every commit the
+# sources hold for its change (the one its text came from and every
+# stable-form one): first by git patch-id --stable, then by the lines
+# each adds (added_lines).  PREFIX.cmp gets one line, "<state> <what>":
+#   identical   the patch-id of one of them;
+#   context     the same added lines as one of them, its context (and
+#               what it removes) the branch's own;
+#   named       added lines differ from the nearest one, and a note of
+#               the patch ([ ... ], from the change's notes/<branch>)
+#               explains each file where they do (explained);
+#   unnamed     as named, but a file is named by no note;
+#   none        no source holds a diff of the change.
+# PREFIX.cmpd lists the differing lines ("ours" / "theirs").
+compare_code() {
+	_id=$(cat "$2.id")
+	git patch-id --stable <"$1" | cut -d' ' -f1 >"$2.pid"
+	added_lines <"$1" >"$2.add"
+	{ [ ! -r "$work/up/$_id" ] || cut -d' ' -f2,3 "$work/up/$_id"; [ ! -r "$work/stable/$_id" ] || cat "$work/stable/$_id"; } |
+		awk '!seen[$1]++' >"$2.cands"
+	_best='' _bn='' _st=none
+	: >"$2.cmpd"
+	while read -r _c _si; do
+		git --git-dir="$(cat "$work/gd.$_si")" show --format= --no-color --no-ext-diff "$_c" >"$2.theirs" 2>/dev/null &&
+			[ -s "$2.theirs" ] || continue   # a shallow remote commit: no diff
+		_what="$(case $(awk -v c="$_c" '$2 == c { print $1 }' "$work/up/$_id" 2>/dev/null) in self) echo "upstream commit" ;; *) echo "commit" ;; esac) $(printf '%.12s' "$_c") in $(cat "$work/name.$_si")"
+		if [ "$(git patch-id --stable <"$2.theirs" | cut -d' ' -f1)" = "$(cat "$2.pid")" ]; then
+			_st=identical _best=$_what; break
+		fi
+		added_lines <"$2.theirs" >"$2.tadd"
+		added_diff "$2.add" "$2.tadd" >"$2.cmpx"
+		_cn=$(wc -l <"$2.cmpx")
+		if [ -z "$_bn" ] || [ "$_cn" -lt "$_bn" ]; then
+			_bn=$_cn _best=$_what
+			mv "$2.cmpx" "$2.cmpd"
+		fi
+	done <"$2.cands"
+	if [ "$_st" = identical ]; then : >"$2.cmpd"
+	elif [ -z "$_bn" ]; then _st=none
+	elif [ "$_bn" -eq 0 ]; then _st=context
+	else
+		_st=named _miss=
+		for _f in $(cut -f2 "$2.cmpd" | LC_ALL=C sort -u); do
+			explained "$_f" "$2" || _miss="$_miss ${_f}"
+		done
+		[ -z "$_miss" ] || { _st=unnamed; printf '%s\n' $_miss >"$2.miss"; }
+	fi
+	case $_st in
+	identical) printf 'identical identical to %s (git patch-id)\n' "$_best" ;;
+	context) printf 'context the same added lines as %s; context adapted to %s\n' "$_best" "$BRANCH" ;;
+	named) printf 'named %d added line(s) differ from %s, in %s: the backporter note says why\n' "$_bn" "$_best" "$(cut -f2 "$2.cmpd" | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')" ;;
+	unnamed) printf 'unnamed %d added line(s) differ from %s, in %s: no note of the patch names %s\n' "$_bn" "$_best" \
+		"$(cut -f2 "$2.cmpd" | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')" "$(tr '\n' ' ' <"$2.miss" | sed 's/ $//')" ;;
+	none) echo "none no source holds a diff of the change to compare with" ;;
+	esac >"$2.cmp"
+}
+
 # install_dir DIR DEST: DIR becomes DEST with one rename; the old DEST
 # stays until then.
 install_dir() {
@@ -695,8 +804,9 @@ signed() { sed '/^---$/q' "$1" | grep -q '^Signed-off-by: '; }
 # $work/mbox/, checked; $unsigned lists the mails with no Signed-off-by.
 mails() {
 	mkdir "$work/mbox" "$work/p"
-	_m=$(echo $patches | wc -w) _n=0 eo=0 eu=0 w=0 unsigned=
+	_m=$(echo $patches | wc -w) _n=0 eo=0 eu=0 w=0 unsigned= unnamed=
 	printf 'checkpatch: %s\n\n' "$cp_what" >"$work/mbox/checkpatch.txt"
+	printf '%s\n\n' "Each patch's code against the commits the git sources hold for its change (git patch-id --stable, then the lines each adds; ours / theirs below):" >"$work/mbox/upstream-compare.txt"
 	for p in $patches; do
 		_n=$((_n + 1))
 		_x=$work/p/$_n _mail=$(printf '%04d-%s' "$_n" "$p")
@@ -716,7 +826,18 @@ mails() {
 		} >>"$work/mbox/checkpatch.txt"
 		cat "$work/mbox/$_mail" >>"$work/mbox/series.mbox"
 		[ "$1" -eq 0 ] || progress "$NAME" mbox "$_mail: $1 checkpatch error(s) of ours"
+		compare_code "$sdir/$p" "$_x"
+		read -r _st _cw <"$_x.cmp"
+		{
+			printf '%s: %s\n' "$_mail" "$_cw"
+			[ ! -s "$_x.cmpd" ] || sed 's/^/  /' "$_x.cmpd"
+		} >>"$work/mbox/upstream-compare.txt"
+		[ "$_st" != unnamed ] || { unnamed="$unnamed $_mail"; progress "$NAME" mbox "$_mail: $_cw"; }
 	done
+	printf '\ntotal: %s\n' "$(cut -d' ' -f1 "$work"/p/*.cmp | LC_ALL=C sort | uniq -c |
+		awk '{ printf "%s%d %s", (NR > 1 ? ", " : ""), $1, ($2 == "context" ? "context-adapted" : $2 == "named" ? "differing, each named in a note" : $2 == "unnamed" ? "differing where no note says why" : $2 == "none" ? "with nothing to compare" : $2) }')" \
+		>>"$work/mbox/upstream-compare.txt"
+	progress "$NAME" mbox "code against upstream: $(sed -n 's/^total: //p' "$work/mbox/upstream-compare.txt")"
 	cover_letter "$_m" "$work/mbox/0000-cover-letter.patch"
 	_nu=$(echo $unsigned | wc -w)
 	printf '\ntotal: %d mails, %d errors of ours, %d errors on upstream'\''s own lines, %d warnings%s\n' \
@@ -756,6 +877,11 @@ if [ $((eo + eu)) -gt 0 ]; then
 	[ "$eu" -eq 0 ] ||
 		hint=" (respell upstream's lines in the hand hunk and say so in the change's notes/<branch> file, backports/README.md)"
 	die 1 "[$NAME] $eo checkpatch error(s) of ours and $eu on upstream's own lines in the mails$hint (listed in $dest.rejected/checkpatch.txt); ${dest#"$OUT"/} is unchanged"
+fi
+if [ -n "$unnamed" ]; then
+	install_dir "$work/mbox" "$dest.rejected"
+	# Upstream's code unless we must differ, and then the mail says why.
+	die 1 "[$NAME] $(echo $unnamed | wc -w) mail(s) add code upstream's commits do not, in a file no note names:$unnamed (listed in $dest.rejected/upstream-compare.txt): use upstream's lines, or say why in the change's notes/$NAME and run 'make series BRANCH=$NAME'; ${dest#"$OUT"/} is unchanged"
 fi
 rm -rf "$dest.rejected"
 install_dir "$work/mbox" "$dest"

@@ -16,8 +16,9 @@
 #     file (only arch/<a>/ or include/asm-<a>/): the x86_64 guest never
 #     runs it; with the cross cells (CROSS_OUT, default OUT) that
 #     compiled it and objdiffed a function it changed, if any;
-#   - a change whose INFO Mainline-checked: line does not start with
-#     "confirmed": its tag and that line's first sentence (up to ";");
+#   - a change whose Mainline: tag no git source's tags confirm
+#     (scripts/mainline-tags.sh): its tag and INFO's one-line
+#     Mainline-checked:, or why it is wrong;
 #   - a branch whose gate did not pass, or that has no gate record.
 # "none" when there is nothing.
 #
@@ -170,20 +171,13 @@ open_items() {
 			printf '2\t%s (%s): %s; never booted (%s)\n' "$_l" "$_a" "$_what" "$(echo $_bs | sed 's/ /, /g')"
 		done
 	fi
-	_mt=$(for _c in $(kit_changes); do
-		_d=$(change_dir "$_c") || exit 1
-		_chk=$(header_field "$_d/INFO" Mainline-checked | head -1 | clean)
-		case $_chk in [Cc]onfirmed:* | [Cc]onfirmed,* | [Cc]onfirmed) continue ;; esac
-		# the first sentence: up to the first ";" outside parentheses
-		_first=$(printf '%s\n' "$_chk" | awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
-			if (c == "(") d++; else if (c == ")" && d > 0) d--; else if (c == ";" && d == 0) break }
-			print substr($0, 1, i - 1) }')
-		printf '2\t%s (%s): %s\n' "$(header_field "$_d/INFO" Letter | head -1 | clean)" \
-			"$(header_field "$_d/INFO" Mainline | head -1 | clean)" "${_first:-no Mainline-checked: line}"
-	done) || exit 1
+	# each change's tag as the git sources bear it out (mainline-tags.sh:
+	# confirmed by a source's tags, else INFO's one "unconfirmed" line, or
+	# wrong); anything but confirmed is open
+	_mt=$(sh "$KIT_ROOT/scripts/mainline-tags.sh" 2>&1 | awk -F'\t' 'NF == 4 && $3 != "confirmed" { printf "2\t%s (%s): %s%s\n", $1, $2, ($3 == "wrong" ? "wrong: " : ""), $4 }')
 	if [ -n "$_mt" ]; then
 		_any=1
-		printf '1\tmainline tag not confirmed (INFO `Mainline:`, and the first sentence of its `Mainline-checked:` line)\n'
+		printf '1\tmainline tag not confirmed by a git source'"'"'s tags (make mainline-tags; INFO `Mainline:` and its `Mainline-checked:` line)\n'
 		printf '%s\n' "$_mt"
 	fi
 	_gt=$(for _b in $(list_branches); do

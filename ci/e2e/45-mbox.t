@@ -14,6 +14,8 @@
 # exactly those whose upstream text the source lacks (nobody has signed
 # those), each named on one line as needing a sign-off, and checkpatch's
 # "Missing Signed-off-by" on them is the only error, counted apart.
+# Each patch's code is upstream's, or the difference is named in a note
+# (upstream-compare.txt, one line per patch in the cover letter).
 . ci/e2e/lib.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e-mbox.XXXXXX")
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -126,6 +128,37 @@ for b in ${E2E_BRANCHES:-v2.6.26 v2.6.32}; do
 	*" 0 errors of ours, 0 errors on upstream's own lines,"*) t_ok "$b checkpatch: $tot" ;;
 	*) t_fail "$b checkpatch: no error, ours or on upstream's lines" "$tot" ;;
 	esac
+	# every patch's code against what the sources hold for its change:
+	# upstream's, or a difference a note of the patch explains
+	ct=$(sed -n 's/^total: //p' "$d/upstream-compare.txt")
+	if [ -n "$ct" ] && [ "$(grep -c '^0[0-9]*-.*\.patch: ' "$d/upstream-compare.txt")" -eq "$n" ] &&
+		! grep -q ': no note of the patch names ' "$d/upstream-compare.txt" &&
+		[ "$(sed -n '/^Code against upstream/,/^$/p' "$c" | grep -cE "^  [0-9]+/$n( |$)")" -eq "$n" ]; then
+		t_ok "$b code against upstream: $ct"
+	else t_fail "$b code against upstream" "$ct $(grep 'no note' "$d/upstream-compare.txt")"; fi
+	# the stable releases the sources show for each change (the cover
+	# letter's "first released in") are the FIX file's Stable: lines
+	if [ -z "${STABLE_GIT:-}" ]; then
+		t_skip "$b: FIX Stable: lines hold the releases STABLE_GIT shows" "no STABLE_GIT configured (README.md: STABLE_GIT)"
+	else
+		miss= nrel=0 i=0
+		# "<patch number> <release>" from the section (its lines wrap)
+		sed -n '/^Upstream text and stable releases/,/^$/p' "$c" | awk -v n="$n" '
+			$1 ~ "^[0-9]+/" n "$" { split($1, a, "/"); k = a[1] }
+			/^    stable commit [0-9a-f]+, first released in v/ { print k, $7 }' >"$tmp/rel"
+		for p in $(grep -v '^#' "backports/$b/series"); do
+			i=$((i + 1))
+			up=$(sed -n 's/^Git-commit: //p' "backports/$b/$p" | head -1)
+			info=$(grep -l "^Upstream: $up" backports/fixes/*/changes/*/INFO | head -1)
+			l=$(sed -n 's/^Letter: //p' "$info") fix=${info%/changes/*}/FIX
+			for r in $(awk -v i="$i" '$1 == i { print $2 }' "$tmp/rel"); do
+				nrel=$((nrel + 1))
+				grep -Eq "^Stable: $r( [A-Z])* $l( |\$)" "$fix" || miss="$miss $l:$r"
+			done
+		done
+		[ -z "$miss" ] && [ "$nrel" -gt 0 ] && t_ok "$b: the $nrel stable releases STABLE_GIT shows for the series' changes are all in the FIX files' Stable: lines" ||
+			t_fail "$b: FIX Stable: lines hold the releases STABLE_GIT shows" "missing (letter:release):$miss; $nrel read"
+	fi
 	if r=$(trees_equal "$b" "$d/series.mbox"); then
 		set -- $r
 		[ "$1" = "$2" ] && [ "$3" -eq $((n + 1)) ] &&

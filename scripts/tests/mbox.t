@@ -130,9 +130,9 @@ body() { sed '1,/^$/d; /^---$/,$d' "$d/$1"; }   # a mail's body, up to "---"
 hd() { sed '/^$/q' "$1"; }                        # a mail's header
 
 with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=demo sh scripts/mbox.sh v2.6.32 >"$tmp/o" 2>"$tmp/e"; rc=$?
-[ $rc -eq 0 ] && [ "$(ls "$d" | tr '\n' ' ')" = "0000-cover-letter.patch 0001-demo-first-fix.patch 0002-demo-second-fix.patch 0003-demo-third-fix.patch 0004-demo-fourth-fix.patch checkpatch.txt series.mbox " ] &&
+[ $rc -eq 0 ] && [ "$(ls "$d" | tr '\n' ' ')" = "0000-cover-letter.patch 0001-demo-first-fix.patch 0002-demo-second-fix.patch 0003-demo-third-fix.patch 0004-demo-fourth-fix.patch checkpatch.txt series.mbox upstream-compare.txt " ] &&
 	! for f in "$d"/0*.patch; do hd "$f"; done | grep -q '^\(To\|Cc\): ' &&
-	t_ok "SIGNOFF=1: a cover letter, four mails in series order, series.mbox and checkpatch.txt; no To:/Cc: unless asked" ||
+	t_ok "SIGNOFF=1: a cover letter, four mails in series order, series.mbox, checkpatch.txt and upstream-compare.txt; no To:/Cc: unless asked" ||
 	t_fail "SIGNOFF=1 writes the mbox" "rc=$rc $(ls "$d" 2>&1 | tr '\n' ' ') $(tail -2 "$tmp/e")"
 m1=$d/0001-demo-first-fix.patch
 [ "$(sed -n '2,4p' "$m1")" = "From: Ann Upstream <ann@up.example>
@@ -353,6 +353,46 @@ grep -qx "    stable commit $(printf %.12s "$S2"), first released in v9.9.1 (its
 	grep -qx "    in no stable release of the STABLE_GIT sources" "$tmp/rel" &&
 	t_ok "cover letter: the first stable release carrying each change (a tag, else a release commit), read from STABLE_GIT" ||
 	t_fail "cover letter releases" "$(cat "$tmp/rel")"
+
+# Upstream's code unless a note says why: each patch against the
+# commits the sources hold for its change.  A stable tree whose commits
+# carry real diffs: U2 as ours (identical patch-id), U4 with other
+# context (the same added lines), U3 adding another line than ours, which
+# no note of ours explains: refused, the old mbox kept, the lines listed;
+# with a note naming the file, written and said in the cover letter.
+sc=$tmp/stable-code; git init -q "$sc"
+printf 'int b;\n' >"$sc/b.c"; printf 'int c;\n' >"$sc/c.c"; printf 'int d;\n' >"$sc/d.c"
+git -C "$sc" add -A; git -C "$sc" commit -q -m base
+stable_code() { # FILE LINE ID SUBJECT
+	printf '%s\n' "$2" >>"$sc/$1"; git -C "$sc" add -A
+	printf '%s\n\ncommit %s upstream.\n\nText.\n\nSigned-off-by: Up Stream <up@up.example>\n' "$4" "$3" >"$tmp/sc.msg"
+	commit_as "$sc" "Up Stream <up@up.example>" gregkh@suse.de "$tmp/sc.msg"
+}
+stable_code b.c 'int b2;' "$U2" "demo: second fix"
+stable_code c.c 'int c3_upstream;' "$U3" "demo: third fix"
+stable_code d.c 'int d4;' "$U4" "demo: fourth fix"
+run_code() { with_id env SIGNOFF=1 SERIES_DIR="$1" NAME=code STABLE_GIT="$sc" sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; }
+run_code "$tmp/series"; rc=$?
+d=$OUT/code/mbox.rejected
+[ $rc -eq 1 ] && [ ! -e "$OUT/code/mbox" ] &&
+	grep -q "error: \[code\] 1 mail(s) add code upstream's commits do not, in a file no note names: 0003-demo-third-fix.patch (listed in .*/upstream-compare.txt): use upstream's lines, or say why in the change's notes/code" "$tmp/e" &&
+	grep -q "^0003-demo-third-fix.patch: 2 added line(s) differ from commit $(git -C "$sc" log -1 --format=%h --abbrev=12 --grep='third') in stable-code, in c.c: no note of the patch names c.c$" "$d/upstream-compare.txt" &&
+	grep -qx '  ours	c.c	+int c3; /\* WARNME \*/' "$d/upstream-compare.txt" && grep -qx '  theirs	c.c	+int c3_upstream;' "$d/upstream-compare.txt" &&
+	grep -q "^0002-demo-second-fix.patch: identical to commit .* in stable-code (git patch-id)$" "$d/upstream-compare.txt" &&
+	grep -q "^0004-demo-fourth-fix.patch: the same added lines as commit .* in stable-code; context adapted to v2.6.32$" "$d/upstream-compare.txt" &&
+	t_ok "code against upstream: identical, context adapted, and a difference no note names (exit 1, refused, both sides' lines listed)" ||
+	t_fail "code compare refused" "rc=$rc $(cat "$tmp/e") $(cat "$d/upstream-compare.txt" 2>/dev/null)"
+cp -r "$tmp/series" "$tmp/series-noted"
+sed -i 's/^\[ v2.6.32: made by the kit/[ adapted: c.c keeps the name c3 the rest of this release uses ]\n\n&/' "$tmp/series-noted/demo-third-fix.patch"
+run_code "$tmp/series-noted"; rc=$?
+d=$OUT/code/mbox
+[ $rc -eq 0 ] && [ ! -e "$OUT/code/mbox.rejected" ] &&
+	grep -q "^0003-demo-third-fix.patch: 2 added line(s) differ from .*, in c.c: the backporter note says why$" "$d/upstream-compare.txt" &&
+	grep -q "^\[ $(printf '%s' "${me% <*}"): Backported to v2.6.32: c.c keeps the name c3" "$d/0003-demo-third-fix.patch" &&
+	grep -q "^  3/4 demo-third-fix.patch: 2 added line(s) differ" "$d/0000-cover-letter.patch" &&
+	grep -qx "total: 1 context-adapted, 2 identical, 1 differing, each named in a note" "$d/upstream-compare.txt" &&
+	t_ok "code against upstream: the difference named in a note: written, the note in the mail, a line per patch in the cover letter" ||
+	t_fail "code compare named" "rc=$rc $(cat "$tmp/e") $(cat "$d/upstream-compare.txt" 2>/dev/null)"
 
 # Bad input: exit 2, one line naming the problem, nothing written.
 bad() {

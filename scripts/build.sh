@@ -336,8 +336,8 @@ rmtree "$nodedir/.$KIND.tmp"
 tmp=$nodedir/.$KIND.tmp.$$
 rmtree "$tmp"
 mkdir -p "$tmp"
-progress "$NAME" copy "copying $src_id to a work tree"
 if [ -n "$TREE" ]; then
+	progress "$NAME" copy "copying $src_id to a work tree"
 	cp -a "$src/." "$tmp/src"
 	chmod -R u+w "$tmp/src"	# first: only root removes from a read-only folder
 	rm -f "$tmp/src/.kit-verified"
@@ -346,9 +346,11 @@ if [ -n "$TREE" ]; then
 	cmp -s "$src_listing" "$tmp/source.listing" ||
 		die 1 "TREE=$TREE changed while it was copied; run again when nothing writes to it"
 else
-	# the export is checked before and after the copy, and the copy
-	# against the export's listing (exit 1 with the reason otherwise)
-	sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$tmp/src" >"$tmp/source.listing" || exit $?
+	# hard links to the export's link source (fetch.sh farm_to): the
+	# export is checked before and after, and the work tree against the
+	# export's listing (exit 1 with the reason otherwise)
+	progress "$NAME" copy "linking a work tree of $src_id"
+	sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$tmp/src" >"$tmp/source.listing" || exit $?
 fi
 log=$tmp/build.log
 : >"$log"

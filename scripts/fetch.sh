@@ -9,6 +9,10 @@
 #   fetch.sh --copy BRANCH DEST   a writable copy of the export at DEST (which
 #                                 must not exist), checked file by file against
 #                                 the export's listing; prints that listing
+#   fetch.sh --farm BRANCH DEST   the same tree at DEST made of hard links
+#                                 (farm_to): writable folders, read-only
+#                                 files shared with a private copy of the
+#                                 export; checked and printed the same way
 #   fetch.sh --verify BRANCH      every file of the cached export against the
 #                                 source (git: the commit's blob ids); a
 #                                 mismatch removes the export
@@ -30,7 +34,9 @@
 # check_export).  Exports are made under src/.tmp.<key>.<pid>, verified, and
 # published by a rename that cannot replace anything; one flock per export
 # (src/.<key>.lock) serialises publishing and repair, and copies hold it
-# shared.  KERNEL_GIT's repository is only read.
+# shared.  src/.links.<key> is a git export's link source (farm_to): a copy
+# of it nothing uses but as the place work trees hard-link from.
+# KERNEL_GIT's repository is only read.
 set -eu
 . "$(dirname "$0")/lib.sh"
 TAB=$(printf '\t')
@@ -509,6 +515,59 @@ copy_to() {
 }
 
 # verify_cached: every file of the cached export against the source.
+# farm_to DEST: DEST is the export's tree, made of hard links to its link
+# source, src/.links.<key>: a copy of the export (cp -a, once per export)
+# that nothing reads but to link from.  A work tree then costs its folders
+# and links, not a copy of every byte (the copy is most of a build's time
+# outside make), and the export itself is never linked: its files' ctime,
+# which its stat digest holds, stays.  DEST's folders are writable and its
+# files read-only and shared: what changes a file must replace it (patch,
+# quilt push, kconfig and make do), never write into it.  DEST's listing
+# is checked against the export's marker, as a copy's is: a link source
+# written through an earlier farm differs there, is removed, and this run
+# copies instead (copy_to).  Only git exports: apt's are copied.
+farm_to() {
+	_dest=$1
+	[ ! -e "$_dest" ] || die 2 "$_dest exists; --farm makes a new folder"
+	[ "$BR_SOURCE" = git ] || { copy_to "$_dest"; return; }
+	ensure
+	flock -s 8
+	_ct=$(mktemp -d)
+	_ls=$KIT_CACHE/src/.links.$key
+	if [ ! -d "$_ls" ]; then
+		# made aside, published by a rename that replaces nothing (two
+		# runs may make it at once: the second one's goes); sweep()
+		# removes a .tmp.<key>.<pid>.links an interrupted run left
+		_lt=$KIT_CACHE/src/.tmp.$key.$$.links
+		rmtree "$_lt"
+		mkdir -- "$_lt" && cp -a "$export/." "$_lt/" && chmod u+w "$_lt" && rm -f "$_lt/.kit-verified" ||
+			{ rmtree "$_lt" "$_ct"; die 1 "cannot copy $export to its link source $_lt; is the disk full?"; }
+		mv -n -T -- "$_lt" "$_ls" 2>/dev/null || :
+		rmtree "$_lt"
+	fi
+	mkdir -- "$_dest" || die 1 "cannot create $_dest"
+	_farm=1
+	cp -al "$_ls/." "$_dest/" 2>"$_ct/err" || _farm=0
+	_ok=1; check_export "$export" "$ver" cheap || _ok=0
+	marker_listing "$export" >"$_ct/want"
+	exec 8>&-
+	[ $_ok = 1 ] || { rmtree "$_dest" "$_ct"; die 1 "the export $export changed while its tree was linked ($why); run again: it will be made anew"; }
+	# the folders only: chmod on a file would change the shared inode
+	find "$_dest" -type d ! -perm -u=w -exec chmod u+w {} +
+	[ $_farm = 0 ] || listing "$_dest" >"$_ct/have" || _farm=0
+	if [ $_farm = 1 ] && cmp -s "$_ct/want" "$_ct/have"; then
+		cat "$_ct/want"
+		rm -rf "$_ct"
+		return 0
+	fi
+	_w=$(if [ $_farm = 1 ]; then describe_diff "$_ct/want" "$_ct/have"; else head -1 "$_ct/err"; fi)
+	warn "the link source $_ls is not the export ($_w): something wrote into a linked file; removing it and copying instead"
+	rmtree "$_dest" "$_ct"
+	_bad=$KIT_CACHE/src/.tmp.$key.$$.bad
+	mv -T -- "$_ls" "$_bad" 2>/dev/null && rmtree "$_bad"
+	copy_to "$_dest"
+}
+
 verify_cached() {
 	ensure
 	flock -s 8
@@ -547,6 +606,7 @@ mode=fetch
 case ${1:-} in
 --probe) mode=probe; shift ;;
 --copy) mode=copy; COPY_DEST=${3:?usage: fetch.sh --copy BRANCH DEST}; set -- "$2" ;;
+--farm) mode=farm; COPY_DEST=${3:?usage: fetch.sh --farm BRANCH DEST}; set -- "$2" ;;
 --listing)
 	[ -d "${2:-}" ] || die 2 "usage: fetch.sh --listing DIR (DIR must be a folder)"
 	skip_git=1; listing "$2"; exit ;;
@@ -563,6 +623,7 @@ case $mode in
 fetch) ensure; printf '%s\n' "$export" ;;
 probe) probe ;;
 copy) copy_to "$COPY_DEST" ;;
+farm) farm_to "$COPY_DEST" ;;
 verify) verify_cached ;;
 verify-dir)
 	[ "$BR_SOURCE" = git ] || die 2 "--verify DIR works on git branches; $BRANCH comes from apt"

@@ -252,7 +252,10 @@ build_lock_ready() {
 # the state rmtree wants, not an error.  What rm cannot remove after a
 # second try is named by rm on stderr, and the caller goes on.
 rmtree() {
-	chmod -R u+w "$@" 2>/dev/null || :
+	# removing a file needs its folder writable, not the file: a hard-linked
+	# work tree's files are shared with its link source (fetch.sh farm_to),
+	# whose modes a chmod of them would change
+	find "$@" -type d ! -perm -u=w -exec chmod u+w {} + 2>/dev/null || :
 	rm -rf "$@" 2>/dev/null || { sleep 2; rm -rf "$@"; } || :
 }
 

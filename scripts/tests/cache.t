@@ -19,9 +19,10 @@ chmod +x "$tmp/shim/git"
 fetch() { sh "$kit/scripts/fetch.sh" "$@"; }
 src=$KIT_CACHE/src exp=$KIT_CACHE/src/$c
 
-# only: the export and lock files, nothing else, nothing nested
+# only: the export, its link source (fetch.sh farm_to, once a build ran)
+# and lock files, nothing else, nothing nested
 clean_cache() {
-	[ "$(cd "$src" && ls -A | grep -v '\.lock$')" = "$c" ] &&
+	[ "$(cd "$src" && ls -A | grep -v '\.lock$' | grep -vx "\.links\.$c")" = "$c" ] &&
 		[ -z "$(find "$exp" -mindepth 1 -name "$c" -o -mindepth 1 -name '.tmp.*')" ]
 }
 # good: the export has the commit's content and the cache is clean;

@@ -383,10 +383,13 @@ mk() {
 cell_unpatched() {
 	mkdir -p "$u/obj"
 	progress "$BRANCH" cross "$cell: copy, host series ($(echo $X_HOST_ALL | wc -w) patches), miniconfig"
-	# a checked, writable copy, made under the export's lock: a repair of
-	# the export running meanwhile cannot hand this cell half a tree
-	sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$u/src" >/dev/null 2>>"$log" ||
-		{ cell_fail "$cell" copy "fetch.sh --copy failed: $(sed -n 's/^[^:]*: error: //p' "$log" | tail -1)"; return 1; }
+	# a checked tree of hard links to the export's link source (fetch.sh
+	# --farm), made under the export's lock: a repair of the export
+	# running meanwhile cannot hand this cell half a tree; the host
+	# patches and kbuild replace the files they change (cell_steps copies
+	# the configured tree, objects and all, before the series)
+	sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$u/src" >/dev/null 2>>"$log" ||
+		{ cell_fail "$cell" copy "fetch.sh --farm failed: $(sed -n 's/^[^:]*: error: //p' "$log" | tail -1)"; return 1; }
 	# shellcheck disable=SC2046
 	apply_host_patches "$BRANCH" "$u/src" "$log" $(for p in $X_HOST_ALL; do echo "$KIT_ROOT/branches/host/$p.patch"; done) ||
 		{ cell_fail "$cell" host "$host_why"; return 1; }

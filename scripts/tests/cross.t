@@ -4,7 +4,7 @@
 # objdiff behind a wrapper that can be told to fail.  No kernel is built.
 # A failed step fails its cell (errexit inside the cell), and a run's
 # table and records hold only what that run measured.  A cell's tree is
-# fetch.sh --copy's (the stub copies FAKE_SRC); a host patch goes only
+# fetch.sh --farm's (the stub copies FAKE_SRC); a host patch goes only
 # where its change is absent; make always gets CROSS_COMPILE.
 . ci/tap.sh
 for c in quilt jq flock make patch cc nm git; do
@@ -18,12 +18,12 @@ mkdir -p "$kit/scripts" "$kit/branches/host" "$kit/backports/fake" "$fx/changes/
 cp scripts/cross.sh scripts/cross-all.sh scripts/lib.sh scripts/check-config.sh scripts/fix-state.sh "$kit/scripts/"
 cp cross/check-expect.sh cross/check-calls.sh cross/pin-line.h "$kit/cross/"
 cp cross/objdiff/objdiff.c "$kit/cross/objdiff/"
-# fetch.sh: BRANCH prints FAKE_SRC; --copy BRANCH DEST keeps the real one's
-# contract (DEST must not exist; a writable copy) or fails as told.
+# fetch.sh: BRANCH prints FAKE_SRC; --farm BRANCH DEST keeps the real one's
+# contract (DEST must not exist; the tree, its folders writable) or fails as told.
 cat >"$kit/scripts/fetch.sh" <<'EOF'
 #!/bin/sh
 [ -z "${FAKE_FETCH_RC:-}" ] || exit $FAKE_FETCH_RC
-if [ "$1" = --copy ]; then
+if [ "$1" = --farm ]; then
 	[ -z "${FAKE_COPY_FAIL:-}" ] || { echo "fetch.sh: error: $FAKE_COPY_FAIL" >&2; exit 1; }
 	[ ! -e "$3" ] || { echo "fetch.sh: error: $3 exists" >&2; exit 2; }
 	mkdir "$3" && cp -R "$FAKE_SRC/." "$3/" && chmod -R u+w "$3" && exit 0
@@ -177,9 +177,9 @@ t_check "a native cell's make gets CROSS_COMPILE empty, not the Makefile's arm-l
 	grep -qx 'make sees CROSS_COMPILE=\[\]' "$top/good/cell.log"
 
 FAKE_COPY_FAIL="the export changed while it was copied" cross fake good
-if [ $rc -eq 1 ] && [ "$(row good)" = "failed: copy: fetch.sh --copy failed: the export changed while it was copied" ]; then
-	t_ok "a copy that fetch.sh --copy refuses fails the cell with its reason, exit 1"
-else t_fail "a copy that fetch.sh --copy refuses fails the cell with its reason, exit 1" "rc=$rc" "$(cat "$top/table.txt")"; fi
+if [ $rc -eq 1 ] && [ "$(row good)" = "failed: copy: fetch.sh --farm failed: the export changed while it was copied" ]; then
+	t_ok "a tree that fetch.sh --farm refuses fails the cell with its reason, exit 1"
+else t_fail "a tree that fetch.sh --farm refuses fails the cell with its reason, exit 1" "rc=$rc" "$(cat "$top/table.txt")"; fi
 
 CROSS_KEEP=1 cross fake hosted
 if [ $rc -eq 0 ] && [ "$(row hosted)" = ok ] && grep -q 'fixed b' "$top/hosted/unpatched/src/include/note-b.h" &&
@@ -251,15 +251,21 @@ if [ $rc -eq 1 ] && said_hit good && ! said_hit other && [ "$(key other)" != "$k
 else t_fail "cross cache: one cell's .config changed misses for that cell only; the failed cell is built again" "rc=$rc" "$(cat "$tmp/trace")" "$(printf '%s' "$err" | tail -4)"; fi
 : >"$kit/cross/matrix/other.config"
 
-# one byte of the series' patch (every cell pushes the series: every cell
-# misses; good shows it)
+# one byte of the series' patch: in its header (upstream's text, our
+# notes) it is no other cell, served; in what quilt applies every cell
+# pushes another series: every cell misses; good shows it
 chmod u+w "$kit/backports/fake/a.patch"; cp "$kit/backports/fake/a.patch" "$tmp/a.patch"
 sed 's/^Subject: add setup_new_exec$/Subject: add setup_new_exeC/' "$tmp/a.patch" >"$kit/backports/fake/a.patch"
 xc good
+if [ $rc -eq 0 ] && ! built && said_hit good && [ "$(key good)" = "$k_good" ]; then
+	t_ok "cross cache: one byte changed in a patch's header: the same key, served"
+else t_fail "cross cache: one byte changed in a patch's header: the same key, served" "rc=$rc" "$(printf '%s' "$err" | tail -3)"; fi
+sed 's/^+{$/+{ /' "$tmp/a.patch" >"$kit/backports/fake/a.patch"
+xc good
 if [ $rc -eq 0 ] && built && [ "$(row good)" = ok ] && [ "$(key good)" != "$k_good" ] && ! said_hit good &&
 	[ "$(entries)" -eq 4 ] && [ "$(cmp "$tmp/a.patch" "$kit/backports/fake/a.patch" | wc -l)" -eq 1 ]; then
-	t_ok "cross cache: one byte changed in a patch misses: the cell is built and stored under another key"
-else t_fail "cross cache: one byte changed in a patch misses: the cell is built and stored under another key" "rc=$rc entries=$(entries)" "$(printf '%s' "$err" | tail -3)"; fi
+	t_ok "cross cache: one byte changed in a patch's diff misses: the cell is built and stored under another key"
+else t_fail "cross cache: one byte changed in a patch's diff misses: the cell is built and stored under another key" "rc=$rc entries=$(entries)" "$(printf '%s' "$err" | tail -3)"; fi
 cp "$tmp/a.patch" "$kit/backports/fake/a.patch"
 
 # damaged entries (a byte changed; a file added) are removed and rebuilt

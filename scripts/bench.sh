@@ -17,9 +17,11 @@
 #               (BENCH_SERIES_BRANCH, default the last of BENCH_BRANCHES)
 #               differs by one byte: only that branch's patched kernel
 #               should be built
-#   overhead    one branch's (BENCH_OVERHEAD_BRANCH, default v2.6.32)
-#               unpatched build through the kit, cache off, against a bare
-#               `make -j$(nproc) bzImage` of the same configured tree
+#   overhead    each branch's (BENCH_OVERHEAD_BRANCHES, default the git
+#               branches of the matrix) unpatched build through the kit,
+#               cache off, against a bare `make -j$(nproc) bzImage` of the
+#               same configured tree (after `make clean`): the seconds of
+#               each and their ratio per branch, and the mean ratio
 # BENCH_BRANCHES narrows the matrix (default every branch).  Each stage
 # records seconds and how many kernels were built, served from the build
 # cache or up to date, parsed from the kit's own progress lines.
@@ -38,8 +40,9 @@ done
 branches=${BENCH_BRANCHES:-$(list_branches)}
 for b in $branches; do check_name BRANCH "$b"; load_branch "$b"; done
 sb=${BENCH_SERIES_BRANCH:-$(echo "$branches" | tr ' ' '\n' | grep '^v' | tail -1)}
-ob=${BENCH_OVERHEAD_BRANCH:-v2.6.32}
-check_name BRANCH "$sb"; check_name BRANCH "$ob"
+obs=${BENCH_OVERHEAD_BRANCHES:-${BENCH_OVERHEAD_BRANCH:-$(for b in $branches; do load_branch "$b"; [ "$BR_SOURCE" != git ] || echo "$b"; done)}}
+check_name BRANCH "$sb"
+for b in $obs; do check_name BRANCH "$b"; load_branch "$b"; done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX") || die 1 "cannot make a temp folder"
 trap 'rmtree "$tmp"' EXIT
@@ -121,31 +124,39 @@ for s in $stages; do
 			mv "$res.new" "$res" && publish
 		;;
 	overhead)
-		la=$(cut -d' ' -f1-3 /proc/loadavg)
-		o=$tmp/overhead
-		progress bench overhead "$ob: unpatched build through the kit, build cache off"
-		_t0=$(date +%s)
-		KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$ob" >"$tmp/overhead.log" 2>&1 ||
-			die 1 "bench stage overhead: the kit's build failed; see $tmp/overhead.log"
-		kit_s=$(($(date +%s) - _t0))
-		kit_m=$(jq .build.unpatched.seconds "$o/$ob/result.json")
-		load_branch "$ob"
-		# shellcheck disable=SC1090
-		. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
-		progress bench overhead "$ob: the same configured tree, make clean, then bare make -j$(nproc) bzImage"
-		(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" clean >/dev/null 2>&1) ||
-			die 1 "bench stage overhead: make clean failed"
-		_t0=$(date +%s)
-		(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" -j"$(nproc)" bzImage >"$tmp/bare.log" 2>&1) ||
-			die 1 "bench stage overhead: the bare make failed; see $tmp/bare.log"
-		bare_s=$(($(date +%s) - _t0))
-		jq --arg b "$ob" --argjson k "$kit_s" --argjson m "$kit_m" \
-			--argjson bare "$bare_s" --arg la "$la" \
-			'.stages.overhead = {branch: $b, kit_build_seconds: $k, kit_config_make_seconds: $m,
-			   bare_make_seconds: $bare, overhead_seconds: ($k - $bare), load_before: $la}' "$res" >"$res.new" &&
-			mv "$res.new" "$res"
-		publish
-		progress bench overhead "kit ${kit_s}s (config+make ${kit_m}s), bare make ${bare_s}s"
+		jq '.stages.overhead = {branches: {}}' "$res" >"$res.new" && mv "$res.new" "$res"
+		for ob in $obs; do
+			la=$(cut -d' ' -f1-3 /proc/loadavg)
+			o=$tmp/overhead
+			rmtree "$o"
+			progress bench overhead "$ob: unpatched build through the kit, build cache off"
+			_t0=$(date +%s)
+			KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$ob" >"$tmp/overhead.log" 2>&1 ||
+				{ cp "$tmp/overhead.log" "$OUT/bench-overhead.log"; die 1 "bench stage overhead: the kit's build of $ob failed; see $OUT/bench-overhead.log"; }
+			kit_s=$(($(date +%s) - _t0))
+			kit_m=$(jq .build.unpatched.seconds "$o/$ob/result.json")
+			load_branch "$ob"
+			# shellcheck disable=SC1090
+			. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+			progress bench overhead "$ob: the same configured tree, make clean, then bare make -j$(nproc) bzImage"
+			(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" clean >/dev/null 2>&1) ||
+				die 1 "bench stage overhead: make clean of $ob failed"
+			_t0=$(date +%s)
+			(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" -j"$(nproc)" bzImage >"$tmp/bare.log" 2>&1) ||
+				{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: the bare make of $ob failed; see $OUT/bench-bare.log"; }
+			bare_s=$(($(date +%s) - _t0))
+			jq --arg b "$ob" --argjson k "$kit_s" --argjson m "$kit_m" \
+				--argjson bare "$bare_s" --arg la "$la" \
+				'.stages.overhead.branches[$b] = {kit_build_seconds: $k, kit_config_make_seconds: $m,
+				   bare_make_seconds: $bare, overhead_seconds: ($k - $bare),
+				   ratio: (if $bare > 0 then ($k / $bare * 1000 | round) / 1000 else null end), load_before: $la}
+				 | .stages.overhead.mean_ratio = ([.stages.overhead.branches[].ratio | select(. != null)]
+				     | if length > 0 then (add / length * 1000 | round) / 1000 else null end)' "$res" >"$res.new" &&
+				mv "$res.new" "$res"
+			publish
+			progress bench overhead "$ob: kit ${kit_s}s (config+make ${kit_m}s), bare make ${bare_s}s"
+			rmtree "$o"
+		done
 		;;
 	esac
 done

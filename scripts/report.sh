@@ -231,7 +231,12 @@ render() {
 		  "|---|---|---|---|---|---|---|---|",
 		  (.stages | to_entries[] | select(.key != "overhead") | .value as $v
 		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end)\(if $v.after then " (after " + $v.after + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.kernels_booted // "-") | \($v.exit) | \($v.load_before) |"),
-		  (.stages.overhead // empty | "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s.")' "$b"
+		  (.stages.overhead // empty
+		   | if .branches then
+		       "", "Overhead: the kit'"'"'s whole unpatched build (cache off) against a bare make -j bzImage of the same configured tree, per branch; mean ratio \(.mean_ratio // "-").",
+		       "", "| branch | kit, whole build (s) | kit, config+make (s) | bare make (s) | ratio | load before |", "|---|---|---|---|---|---|",
+		       (.branches | to_entries[] | "| \(.key) | \(.value.kit_build_seconds) | \(.value.kit_config_make_seconds) | \(.value.bare_make_seconds) | \(.value.ratio // "-") | \(.value.load_before) |")
+		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end)' "$b"
 	else
 		echo "Not measured in this output root: \`make bench\` (then \`make report\`; BENCH_OUT=<that OUT>)."
 	fi

@@ -5,7 +5,8 @@
 # E2E=1, ci/e2e/*.t (end-to-end: builds and boots kernels).  Each prints
 # TAP (see ci/tap.sh).  The last line printed is the summary the CI reads:
 #   "N passed, N failed, N skipped"
-# After each file a "--- FILE: ... in Ns (elapsed Ns)" line: where CI time goes.
+# After each file a "--- FILE: ... in Ns (elapsed Ns)" line: where CI time
+# goes (Ns: the file's own run; unit files run KIT_TEST_JOBS at a time).
 #
 # A file is judged by more than its "not ok" lines, so that a test that
 # dies half-way is never read as a pass.  Each of these counts as one
@@ -57,16 +58,52 @@ time_limit() {
 	echo "${KIT_TEST_TIMEOUT:-${_own:-$_def}}"
 }
 
+# run_file FILE OUT: run one file, its output to OUT, then "rc seconds" to
+# OUT.rc.  timeout signals the file's whole process group (QEMU, make
+# ...); -k: what ignores TERM is killed 10 s later.
+run_file() {
+	_f0=$(date +%s)
+	timeout -k 10 "$(time_limit "$1")" sh "$1" >"$2" 2>&1
+	echo "$? $(($(date +%s) - _f0))" >"$2.rc"
+}
+
+# Unit files run KIT_TEST_JOBS at a time (default: the machine's cores):
+# each in its own temp folders, they share only what is made for sharing
+# (the spatch cache, the exports, each under its lock).  End-to-end files
+# build and boot kernels, one at a time, in order.  Each file's output is
+# printed whole, in file order, once it and those before it are done.
+jobs=${KIT_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in *[!0-9]* | '' | 0) echo "run-tests.sh: error: KIT_TEST_JOBS='$jobs' is not a whole number above 0" >&2; exit 2 ;; esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+i=0
 for f in $files; do
+	i=$((i + 1))
+	case $f in *ci/e2e/*) echo "$i $f" >>"$work/serial" ;; *) echo "$i $f" >>"$work/lane.$((i % jobs))" ;; esac
+done
+# the unit lanes in the background, each file after the other
+for l in "$work"/lane.*; do
+	[ -e "$l" ] || continue
+	( while read -r n f; do run_file "$f" "$work/$n.out"; done <"$l" ) &
+	lanes="${lanes:-} $!"
+done
+# alive: a lane still runs (a file whose lane is gone and left no result
+# is failed below, never waited for)
+alive() { for _p in ${lanes:-}; do kill -0 "$_p" 2>/dev/null && return 0; done; return 1; }
+
+i=0
+for f in $files; do
+	i=$((i + 1))
 	echo "=== $f"
-	f0=$(date +%s)
+	out=$work/$i.out
+	case $f in *ci/e2e/*)
+		# (after every unit lane: a kernel build is no neighbour for them)
+		wait; run_file "$f" "$out" ;;
+	esac
 	limit=$(time_limit "$f")
-	out=$(mktemp)
-	# timeout signals the file's whole process group (QEMU, make ...);
-	# -k: what ignores TERM is killed 10 s later.
-	timeout -k 10 "$limit" sh "$f" >"$out" 2>&1
-	rc=$?
-	cat "$out"
+	while [ ! -e "$out.rc" ] && alive; do sleep 1; done
+	if [ -e "$out.rc" ]; then read -r rc secs <"$out.rc"; cat "$out"
+	else rc=1 secs=0; : >"$out"; echo "run-tests.sh: $f: its lane stopped before it ran" >&2; fi
 	p=$(grep -E '^ok ' "$out" | grep -vc '# SKIP')
 	s=$(grep -Ec '^ok .*# SKIP' "$out")
 	n=$(grep -Ec '^not ok ' "$out")
@@ -82,10 +119,11 @@ for f in $files; do
 		n=$((n + 1))
 	fi
 	pass=$((pass + p)) skip=$((skip + s)) fail=$((fail + n))
-	rm -f "$out"
+	rm -f "$out" "$out.rc"
 	now=$(date +%s)
-	echo "--- $f: ${p} ok, ${n} not ok, ${s} skip in $((now - f0))s (elapsed $((now - t0))s)"
+	echo "--- $f: ${p} ok, ${n} not ok, ${s} skip in ${secs}s (elapsed $((now - t0))s)"
 done
+wait
 echo
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -8,13 +8,21 @@
 #   <CVE>.osv.json   an OSV record (OSV schema 1.7.5, id x_KIT-<CVE>: "x_"
 #                    is the schema's prefix for a database OSV.dev does not
 #                    aggregate)
-#   <CVE>.yml        a cip-kernel-sec issue file (issues/CVE-*.yml)
+#   <CVE>.yml        a cip-kernel-sec issue file (issues/CVE-*.yml), its
+#                    fixed-by under the branch names that project's tooling
+#                    uses: mainline, stable/<version>, kit/<branch>
+#   kernel-sec-branches.yml
+#                    one for all fixes: cip-kernel-sec's definitions (its
+#                    conf/branches.yml layout) of the kit/<branch> and
+#                    stable/<version> names the issue files use, for its
+#                    tooling to load (~/.config/kernel-sec/branches.yml)
 #
 # What each says, and where it comes from: scripts/records/README.md.
 # With STABLE_GIT (lib.sh; scripts/stable-src.sh), the OSV record also
 # has a GIT range on the stable repository whose fixed events are the
 # stable commits that carry the fix, each with its first release, read
-# from those sources at run time; credits name the fix's upstream authors.
+# from those sources at run time, and the YAML lists them under the stable
+# branch of that release; credits name the fix's upstream authors.
 # What a branch is for a CVE is its gate's word (OUT/<branch>/gate.json,
 # scripts/gate.sh: .fixes.<CVE>.status): "fixed" only when the branch's
 # gate passed as a whole (every kernel the run's manifest required, every
@@ -38,7 +46,8 @@
 # cannot be read or is not one the kit wrote (scripts/result-check.sh:
 # named, with the field), a claim cannot be backed (series or mbox
 # changed since the run), a fix of the series has no
-# backports/fixes/<CVE>/record.json, or a record is not valid (the
+# backports/fixes/<CVE>/record.json, a FIX's Upstream: line is no change
+# of that fix, or a record is not valid (the
 # records in OUT are left as they were);
 # 2 nothing to record (no result file under OUT), a tool is missing, or a
 # STABLE_GIT word begins with '-' or is no git repository.
@@ -105,6 +114,8 @@ fi
 need_validators
 check_stable_git
 dst=$OUT/records
+# the cip-kernel-sec branch definitions, beside the records
+kbf=kernel-sec-branches.yml
 
 # The same refusal as report.sh: every result file must be one JSON object.
 found=
@@ -292,9 +303,65 @@ for cve in $fixes; do
 	  | (.who | capture("^(?<name>.*?) *<(?<mail>[^>]*)>$") // {name: .who, mail: null}) as $w
 	  | {name: $w.name, type} + (if $w.mail then {contact: ["mailto:\($w.mail)"]} else {} end)]
 	  | unique_by([.type, .name]) | sort_by(.type != "REPORTER")' >"$work/credits.$cve.json"
+	# cip-kernel-sec's fixed-by per stable branch, named as its tooling
+	# names one (kernel_sec/branch.py: stable/<base version>, 2.6.32 for
+	# 2.6.32.8, 6.1 for 6.1.55): one stable commit per change with role
+	# "fix", in series order (the first release's, where a branch has two),
+	# and a branch only when it has every one of them, as its
+	# import_stable.py records a branch: fixed-by on a branch means fixed
+	# there, and part of a fix is not.  A commit no stable release contains
+	# yet names no branch.
+	jq -n --slurpfile st "$work/stable.$cve.json" --slurpfile ch "$work/changes.$cve.json" '
+	  def base: if . == null then null else split(".") as $p
+	    | if ($p | all(test("^[0-9]+$")) | not) then null
+	      elif $p[0] == "2" then (if ($p | length) == 4 then $p[0:3] | join(".") else null end)
+	      else (if ($p | length) == 3 then $p[0:2] | join(".") else null end) end end;
+	  def vkey: split(".") | map(tonumber);
+	  [$ch[0][] | select(.role == "fix") | .upstream] as $need
+	  | [$st[0][] | (.release | base) as $b | select($b != null) | . + {base: $b}]
+	  | group_by(.base)
+	  | map(. as $g | [$need[] as $u | $g | map(select(.upstream == $u)) | sort_by(.release | vkey) | .[0]]
+	      | select(all(. != null))
+	      | {key: "stable/\($g[0].base)", value: map(.commit), complete_in: (map(.release) | sort_by(vkey) | .[-1])})
+	  | sort_by(.key | ltrimstr("stable/") | vkey)' >"$work/stablefix.$cve.json"
 	_ns=$(jq length "$work/stable.$cve.json")
-	[ -z "$(stable_words)" ] || progress records records "$cve: $_ns stable commit(s) carry its fix in the STABLE_GIT sources"
+	[ -z "$(stable_words)" ] ||
+		progress records records "$cve: $_ns stable commit(s) carry its fix in the STABLE_GIT sources; $(jq -r 'if length == 0 then "no stable branch has every change with role fix" else "fixed-by " + (map(.key) | join(", ")) + " (every change with role fix)" end' "$work/stablefix.$cve.json")"
 done
+
+# The branches file: cip-kernel-sec's definition (its conf/branches.yml
+# layout, which its tooling also loads from ~/.config/kernel-sec/
+# branches.yml) of every branch name the issue files use that its
+# tooling does not track by itself: kit/<b> for each branch read (the
+# mainline release of base_ver with the kit's series; no git remote, so
+# its import scripts leave it alone and its reports place it by the
+# v<base_ver> tag), and each stable/<version> a fixed-by names, in the
+# form its branch.py gives a stable branch (it takes only the ones
+# kernel.org lists as maintained, not an end-of-life 2.6.32).
+for b in $found; do
+	load_branch "$b"
+	jq -n -c --arg b "$b" --arg v "$BR_VERSION" '{short_name: "kit/\($b)", base_ver: $v}'
+done >"$work/kitbranches.jsonl"
+for cve in $fixes; do jq -c '.[] | .key | ltrimstr("stable/")' "$work/stablefix.$cve.json"; done | jq -s -c 'unique | sort_by(split(".") | map(tonumber))[]
+  | . as $v | ($v | gsub("\\."; "\\.")) as $e
+  | {short_name: "stable/\($v)", base_ver: $v, git_remote: "stable", git_name: "linux-\($v).y",
+     tag_regexp: "(^v\($e)$|^v\($e)\\.\\d+$)", patch_queue: "stable-queue"}' >>"$work/kitbranches.jsonl"
+jq -s . "$work/kitbranches.jsonl" >"$work/kitbranches.json"
+{
+	echo "# cip-kernel-sec branch definitions for the names the issue files beside"
+	echo "# this one use and its tooling does not track by itself: kit/<branch>,"
+	echo "# a mainline release (base_ver) with the $KIT_NAME's quilt series"
+	echo "# applied, and each stable/<version> a fixed-by names (its tooling tracks"
+	echo "# only the stable branches kernel.org lists as maintained)."
+	echo "# Its tooling loads conf/branches.yml and ~/.config/kernel-sec/branches.yml:"
+	echo "# append these entries to either.  Made by scripts/records.sh."
+	jq -r '.[] | to_entries | "- " + (map("\(.key): \(.value | tojson)") | join("\n  "))' "$work/kitbranches.json"
+} >"$work/$kbf"
+if ! yaml_to_json "$work/$kbf" >"$work/kbf.json" 2>/dev/null ||
+	[ "$(jq -S . "$work/kbf.json")" != "$(jq -S . "$work/kitbranches.json")" ] ||
+	! jq -e 'type == "array" and length > 0 and all(.[]; (.short_name | type) == "string" and (.base_ver | type) == "string")' "$work/kbf.json" >/dev/null; then
+	die 1 "the branches file $kbf made does not parse to the branch list meant (a quoting bug in records.sh); $dst left as it was"
+fi
 
 now=$(date -u +%FT%TZ)
 # Per fix: its OSV record and its cip-kernel-sec issue, both checked.
@@ -310,6 +377,20 @@ for cve in $fixes; do
 	[ "$introduced" = 0 ] || [ ${#introduced} -eq 40 ] ||
 		die 1 "backports/fixes/$cve/FIX: Introduced-by: '$introduced' is not a 40-hex commit id"
 	for b in $found; do cat "$work/branch.$b.$cve.json"; done | jq -s . >"$work/branches.json"
+	# The FIX's Upstream: lines name the mainline commits of the fix: each
+	# must be a change of this fix (References: it), or the records would
+	# leave out a commit the FIX calls part of it.  What each is, is
+	# record.json's role: fixed-by mainline lists the changes with role
+	# "fix" (its fixed_by_comment says why a fix needs each), the comment
+	# names the others with their role.
+	for _u in $(fix_field "$cve" Upstream); do
+		jq -e --arg u "$_u" 'any(.[]; .upstream == $u)' "$work/changes.$cve.json" >/dev/null ||
+			die 1 "backports/fixes/$cve/FIX: Upstream: $_u is no change of $cve (no changes/*/INFO with that Upstream: and References: $cve); $dst left as it was"
+	done
+	# reporters, as cip-kernel-sec lists them (names, no address): the FIX's
+	# "Credit: <name> [<mail>] (reporter)" lines; none, no key
+	fix_field "$cve" Credit | sed -n 's/^\(.*[^ ]\) *(reporter)$/\1/p' | sed 's/ *<[^>]*>$//' |
+		jq -R -s 'reduce (split("\n")[] | select(. != "")) as $n ([]; if index([$n]) then . else . + [$n] end)' >"$work/reporters.$cve.json"
 	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
 		--slurpfile br "$work/branches.json" --arg repo "$KERNEL_GIT_DEFAULT" --arg now "$now" \
 		--arg intro "$introduced" --slurpfile st "$work/stable.$cve.json" --slurpfile info "$work/credits.$cve.json" '
@@ -338,14 +419,16 @@ for cve in $fixes; do
 
 	# The cip-kernel-sec issue, first as the JSON it must parse to.
 	jq -n --arg kit "$KIT_NAME" --slurpfile f "$fixes_dir/$cve/record.json" --slurpfile ch "$work/changes.$cve.json" \
-		--slurpfile br "$work/branches.json" '
-	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br
+		--slurpfile br "$work/branches.json" --slurpfile sf "$work/stablefix.$cve.json" \
+		--slurpfile rp "$work/reporters.$cve.json" --arg kbf "$kbf" '
+	  $f[0] as $f | $ch[0] as $ch | $br[0] as $br | $sf[0] as $sf
 	  | def sh: .[0:12];
 	    def verdict(k): .verdicts[k] as $v | if $v == null then "\(k): not booted" else
 	      "\(k): \($v.verdict) (must be \($v.expected // "?")), tests \($v.tests.passed // "?") passed, \($v.tests.failed // "?") failed, \($v.tests.skipped // "?") skipped" end;
 	  {description: $f.description,
 	   references: [$ch[] | "https://git.kernel.org/linus/\(.upstream)"],
-	   comments: ({($kit): ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it.")}
+	   comments: ({($kit): ($f.introduced_by.comment + "\n\n" + $f.fixed_by_comment + ":\n" + ([$ch[] | select(.role == "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline))"] | join("\n")) + ([$ch[] | select(.role != "fix") | "\(.letter) \(.upstream | sh) \(.subject) (\(.mainline)): \(.role), \(.note)"] | if length == 0 then "" else "\nnot listed there, carried by the kit'"'"'s series:\n" + join("\n") end) + "\n\nkit/<branch> is that mainline release with the kit'"'"'s quilt series applied, defined for cip-kernel-sec in \($kbf) beside this file; its fixed-by list holds the upstream commits the series carries (they are patches, not commits of a published branch).  Each branch'"'"'s comment gives the patches'"'"' git patch-ids and the verdicts that prove it."
+	     + (if ($sf | length) == 0 then "" else "\n\nstable/<version>: the stable commits that carry each change listed under mainline, in that order, found in the stable sources of this run; a branch is listed only with all of them (" + ($sf | map("\(.key) from \(.complete_in)") | join(", ")) + ")." end))}
 	     + ($br | map({key: "kit/\(.branch)", value: (
 	        "\(.branch) (mainline \(.base_version)\(if .base_commit then ", " + (.base_commit | sh) else "" end)): \(.status); gate \(.gate)"
 	        + (if .gate == "fail" and .why then " (\(.why))" else "" end)
@@ -356,7 +439,9 @@ for cve in $fixes; do
 	           else "" end))}) | from_entries)),
 	   "introduced-by": {mainline: $f.introduced_by.mainline},
 	   "fixed-by": ({mainline: [$ch[] | select(.role == "fix") | .upstream]}
-	     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}' \
+	     + ($sf | map({key, value}) | from_entries)
+	     + ($br | map(select(.series != null) | {key: "kit/\(.branch)", value: [.series.patches[] | .upstream]}) | from_entries))}
+	  + (if ($rp[0] | length) > 0 then {reporters: $rp[0]} else {} end)' \
 		>"$work/$cve.issue.json"
 
 	# ... then as YAML, by hand: block scalars for text, JSON-quoted scalars
@@ -367,6 +452,7 @@ for cve in $fixes; do
 	  "description: " + (.description | block("  ")),
 	  "references:", (.references[] | "- " + q),
 	  "comments:", (.comments | to_entries[] | "  " + (.key | q) + ": " + (.value | block("    "))),
+	  (select(.reporters) | "reporters:", (.reporters[] | "- " + q)),
 	  (("introduced-by", "fixed-by") as $k | "\($k):",
 	    (.[$k] | to_entries[] | "  " + (.key | q) + ": [" + (.value | map(q) | join(", ")) + "]"))' \
 		"$work/$cve.issue.json" >"$work/$cve.yml"
@@ -375,6 +461,13 @@ for cve in $fixes; do
 	check_records "$work/$cve.osv.json" "$work/$cve.yml" $found >&2 ||
 		die 1 "the $cve records made are not valid (see above); $dst left as it was"
 	yaml_to_json "$work/$cve.yml" >"$work/parsed.json"
+	# every branch the issue names is one cip-kernel-sec's tooling knows:
+	# mainline, or one the branches file defines
+	_undef=$(jq -r --slurpfile k "$work/kitbranches.json" '([$k[0][] | .short_name] + ["mainline"]) as $d
+	  | [(."fixed-by", ."introduced-by" | keys[]), (.comments | keys[] | select(startswith("kit/") or startswith("stable/")))]
+	  | unique - $d | join(", ")' "$work/parsed.json")
+	[ -z "$_undef" ] ||
+		die 1 "the $cve YAML names branches $kbf does not define: $_undef (a bug in records.sh); $dst left as it was"
 	[ "$(jq -S . "$work/parsed.json")" = "$(jq -S . "$work/$cve.issue.json")" ] ||
 		die 1 "the $cve YAML written does not parse to the record meant (a quoting bug in records.sh); $dst left as it was"
 	jq -r '"\(length) branches: " + ([.[] | "\(.branch) \(.status)"] | join(", "))' \
@@ -384,6 +477,7 @@ done
 # Installed only once every fix's records are valid.
 out_root_for "$dst"
 mkdir -p "$dst" || die 1 "cannot create $dst"
+atomic_install "$work/$kbf" "$dst/$kbf"
 for cve in $fixes; do
 	atomic_install "$work/$cve.osv.json" "$dst/$cve.osv.json"
 	atomic_install "$work/$cve.yml" "$dst/$cve.yml"

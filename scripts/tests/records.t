@@ -8,8 +8,17 @@
 # broken records.  One record pair per fix of the series (CVE-2010-0307,
 # CVE-2010-3081), each fix's status the gate's (scripts/gate.sh, run here
 # on fixture boot records): "fixed" only where the branch's gate passed as
-# a whole; none for a records/<CVE>.json no change references.  About
-# 70 s (records.sh, 4-5 s a run, runs 14 times).
+# a whole; none for a records/<CVE>.json no change references.  The
+# cip-kernel-sec side: fixed-by under that project's branch names
+# (mainline, stable/<version> from STABLE_GIT, kit/<branch>), each defined
+# in kernel-sec-branches.yml or mainline, reporters from the FIX, checked
+# with jq always; and with CIP_KERNEL_SEC=<path to a cip-kernel-sec tree>
+# (a checkout or an export of it; none of its files is in the kit) by
+# that project's own scripts/validate.py and kernel_sec/branch.py too,
+# which need python3-yaml (and html5lib, stood in for when missing: it
+# only reads kernel.org); unset, that case says SKIP with the reason
+# (scripts/records/README.md).  About 80 s (records.sh, 4-5 s a run, runs
+# 15 times).
 cd "$(dirname "$0")/../.." || exit 2
 . ci/tap.sh
 # the machine's STABLE_GIT (its configuration) is not this test's: none,
@@ -283,14 +292,27 @@ jq '.cve = "CVE-2099-0001" | .osv_id = "x_KIT-CVE-2099-0001" | .roles = {"Z": {r
 	backports/fixes/CVE-2010-3081/record.json >"$t/r" && mkdir -p "$k/backports/fixes/CVE-2099-0001" &&
 	mv "$t/r" "$k/backports/fixes/CVE-2099-0001/record.json" &&
 	printf 'Id: CVE-2099-0001\nTitle: a fix folder with no change (a test)\n' >"$k/backports/fixes/CVE-2099-0001/FIX"
+sed -i '/^Credit: .*(reporter)$/d' "$k/backports/fixes/CVE-2010-3081/FIX"
 rm -rf "$t/out/records"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
-want=$(for f in $(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && kit_fixes'); do printf '%s.osv.json %s.yml ' "$f" "$f"; done)
+want=$(for f in $(KIT_ROOT=$PWD sh -c '. scripts/lib.sh && kit_fixes'); do printf '%s.osv.json %s.yml ' "$f" "$f"; done; echo "kernel-sec-branches.yml ")
 [ $rc -eq 0 ] && [ "$(cd "$t/out/records" && ls | tr '\n' ' ')" = "$want" ] &&
-	t_ok "a <fix>/record.json no change of the series references makes no record" ||
+	[ "$(yjson "$t/out/records/CVE-2010-3081.yml" | jq -c .reporters)" = null ] &&
+	t_ok "a <fix>/record.json no change of the series references makes no record; a FIX without a (reporter) Credit: line, no reporters key" ||
 	t_fail "no record without a change" "rc=$rc" "$out" "$(ls "$t/out/records" 2>&1)"
 keep_all() { for f in "$t"/out/records/*; do cp "$f" "$f.before"; done; }
 keep_all
+# a FIX Upstream: line naming no change of that fix (I is CVE-2010-3081's):
+# refused, nothing written
+cp "$k/backports/fixes/CVE-2010-0307/FIX" "$t/fix.0307"
+sed -i "0,/^Upstream: /s//Upstream: $I\nUpstream: /" "$k/backports/fixes/CVE-2010-0307/FIX"
+out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
+unchanged=1; for f in "$t"/out/records/*.before; do cmp -s "$f" "${f%.before}" || unchanged=; done
+[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | grep -c 'error')" -eq 1 ] &&
+	printf '%s' "$out" | grep -q "FIX: Upstream: $I is no change of CVE-2010-0307 (" && [ -n "$unchanged" ] &&
+	t_ok "a FIX Upstream: line naming another fix's change: exit 1, named, the records unchanged" ||
+	t_fail "FIX Upstream: of another fix's change refused" "rc=$rc" "$out"
+cp "$t/fix.0307" "$k/backports/fixes/CVE-2010-0307/FIX"
 rm "$k/backports/fixes/CVE-2010-3081/record.json"
 out=$(OUT=$t/out KIT_ROOT=$k sh "$k/scripts/records.sh" 2>&1); rc=$?
 unchanged=1; for f in "$t"/out/records/*.before; do cmp -s "$f" "${f%.before}" || unchanged=; done
@@ -319,12 +341,22 @@ commit $A_up upstream.
 
 Made-up text."
 S=$(gc rev-parse HEAD)
+# ... and after it the stand-ins for B-E (CVE-2010-0307's other changes
+# with role fix) and for J alone of CVE-2010-3301's J and K
+for L in B C D E J; do
+	gc commit -q --allow-empty -m "demo: stand-in for $L
+
+commit $(sed -n 's/^Upstream: //p' backports/fixes/*/changes/$L-*/INFO) upstream.
+
+Made-up text."
+	eval "S_$L=\$(gc rev-parse HEAD)"
+done
 gc commit -q --allow-empty -m 'Linux 2.6.32.8'; gc tag v2.6.32.8
 rm -rf "$t/out/records"
 out=$(umask 022 && OUT=$t/out STABLE_GIT="$sg" sh scripts/records.sh 2>&1); rc=$?
 srepo=https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git
 [ $rc -eq 0 ] && jq -e --arg s "$S" --arg r "$srepo" '[.affected[0].ranges[] | select(.repo == $r)] | length == 1 and
-	  (.[0].events | index({fixed: $s}) != null) and (.[0].database_specific.stable_fixes[0] | .commit == $s and .letter == "A" and .first_release == "2.6.32.8")' "$osv" >/dev/null &&
+	  (.[0].events | index({fixed: $s}) != null) and (.[0].database_specific.stable_fixes | any(.commit == $s and .letter == "A" and .first_release == "2.6.32.8"))' "$osv" >/dev/null &&
 	jq -e '.credits | any(.name == "Linus Torvalds" and .type == "REMEDIATION_DEVELOPER")' "$osv" >/dev/null &&
 	[ "$(stat -c %a "$osv" "$yml" | sort -u)" = 644 ] &&
 	t_ok "STABLE_GIT: the stable commit naming A is a fixed event of a GIT range on the stable repository, with its first release (tag v2.6.32.8); credits; files 0644" ||
@@ -350,4 +382,89 @@ else t_fail "OSV consumer check on the stable range" "$(jq -c '.affected[0].rang
 out=$(OUT=$t/out STABLE_GIT="$t/nothing-here" sh scripts/records.sh 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "STABLE_GIT word '$t/nothing-here' is not a folder" &&
 	t_ok "a STABLE_GIT word that is no folder: exit 2, one line" || t_fail "bad STABLE_GIT refused" "rc=$rc" "$out"
+
+# cip-kernel-sec: the issue files and the branches file as that project's
+# own tooling reads them.  The branch names of every fixed-by are ones it
+# knows: mainline, or defined in kernel-sec-branches.yml (kit/<b>, and the
+# stable/<version> it drops once kernel.org lists it as end-of-life);
+# stable/2.6.32 lists the stable commits of A-E (all five, in that order),
+# CVE-2010-3301 none (the stable history has J, not K); reporters from
+# the FIX's "(reporter)" Credit: lines.  Checked here with jq, always.
+kbf=$t/out/records/kernel-sec-branches.yml
+if yjson "$kbf" >"$t/kbf.json" 2>"$t/err"; then
+	bad=
+	for f in "$t"/out/records/CVE-*.yml; do
+		yjson "$f" | jq -e --slurpfile k "$t/kbf.json" '([$k[0][] | .short_name] + ["mainline"]) as $d
+		  | [."fixed-by", ."introduced-by" | keys[]] - $d | length == 0' >/dev/null || bad="$bad ${f##*/}"
+	done
+	[ -z "$bad" ] &&
+		jq -e '(map(select(.short_name == "kit/v2.6.32")) == [{short_name: "kit/v2.6.32", base_ver: "2.6.32"}])
+		  and (map(select(.short_name == "stable/2.6.32")) == [{short_name: "stable/2.6.32", base_ver: "2.6.32",
+		       git_remote: "stable", git_name: "linux-2.6.32.y", tag_regexp: "(^v2\\.6\\.32$|^v2\\.6\\.32\\.\\d+$)",
+		       patch_queue: "stable-queue"}])' "$t/kbf.json" >/dev/null &&
+		[ "$(yjson "$yml" | jq -r '."fixed-by" | keys_unsorted | join(" ")')" = "mainline stable/2.6.32 kit/v2.6.32" ] &&
+		[ "$(yjson "$yml" | jq -r '."fixed-by"["stable/2.6.32"][]' | tr '\n' ' ')" = "$S $S_B $S_C $S_D $S_E " ] &&
+		[ "$(yjson "$t/out/records/CVE-2010-3301.yml" | jq -r '."fixed-by" | keys | join(" ")')" = mainline ] &&
+		[ "$(yjson "$yml" | jq -c .reporters)" = '["Mathias Krause"]' ] &&
+		[ "$(yjson "$y81" | jq -c .reporters)" = '["Ben Hawkes"]' ] &&
+		t_ok "cip-kernel-sec names: every fixed-by branch is mainline or defined in kernel-sec-branches.yml; stable/2.6.32 lists A-E's stable commits, in order; no stable branch with J alone; reporters from Credit:" ||
+		t_fail "cip-kernel-sec names" "undefined in:$bad" "$(cat "$kbf")" "$(yjson "$yml" | jq -c '{f: ."fixed-by", reporters}')"
+else t_fail "kernel-sec-branches.yml parses" "$(tail -2 "$t/err")"; fi
+
+# CIP_KERNEL_SEC=<a cip-kernel-sec tree> (its scripts/ and conf/; the kit
+# keeps none of its files): its scripts/validate.py on the issue files laid
+# out as its issues/, and its kernel_sec.branch loading the branches file as
+# ~/.config/kernel-sec/branches.yml, the branch names coming out, and its
+# affects_branch() on them.  Offline: its list of maintained stable
+# branches comes from its own cache file (import/stable_branches.yml,
+# written fresh here by its own code), never kernel.org; html5lib, which it
+# needs only to read kernel.org, is stood in for when not installed.
+if [ -z "${CIP_KERNEL_SEC:-}" ]; then
+	t_skip "cip-kernel-sec's validate.py and branch loading" "CIP_KERNEL_SEC is not set (a cip-kernel-sec tree to run them from)"
+elif [ ! -r "$CIP_KERNEL_SEC/scripts/validate.py" ] || [ ! -r "$CIP_KERNEL_SEC/scripts/kernel_sec/branch.py" ]; then
+	t_fail "cip-kernel-sec's validate.py and branch loading" "CIP_KERNEL_SEC=$CIP_KERNEL_SEC has no scripts/validate.py and scripts/kernel_sec/branch.py"
+else
+	ck=$t/cks; mkdir -p "$ck/issues" "$ck/home/.config/kernel-sec"
+	cp -r "$CIP_KERNEL_SEC/conf" "$ck/"
+	cp "$t"/out/records/CVE-*.yml "$ck/issues/"
+	cp "$kbf" "$ck/home/.config/kernel-sec/branches.yml"
+	vout=$(cd "$ck" && "$PY" "$CIP_KERNEL_SEC/scripts/validate.py" 2>&1); vrc=$?
+	sed 's/^\(  "mainline": \["221af7f87b97\)[0-9a-f]*"/\1"/' "$ck/issues/CVE-2010-0307.yml" >"$t/short.yml"
+	bout=$(cd "$ck" && "$PY" "$CIP_KERNEL_SEC/scripts/validate.py" "$t/short.yml" 2>&1); brc=$?
+	[ $vrc -eq 0 ] && [ -z "$vout" ] && [ $brc -eq 1 ] && printf '%s' "$bout" | grep -q 'fixed-by must be a mapping of branch names to changes' &&
+		t_ok "cip-kernel-sec's validate.py accepts every issue file written ($(ls "$ck/issues" | wc -l)), and refuses one with a short fixed-by id" ||
+		t_fail "cip-kernel-sec's validate.py" "all: rc=$vrc $vout" "short id: rc=$brc $bout"
+	lout=$(cd "$ck" && HOME=$ck/home PYTHONPATH=$CIP_KERNEL_SEC/scripts "$PY" -c '
+import sys, types, urllib.request
+def offline(*a, **k): raise OSError("offline: kernel.org is not read here")
+urllib.request.urlopen = offline
+try:
+    import html5lib
+except ImportError:
+    m = types.ModuleType("html5lib"); m.parse = offline; sys.modules["html5lib"] = m
+    print("# html5lib is not installed (python3-html5lib): stood in for, kernel.org is not read")
+import os, yaml
+from kernel_sec import branch, issue
+os.makedirs("import", exist_ok=True)
+with open("import/stable_branches.yml", "w") as f:
+    yaml.safe_dump([branch._get_base_ver_stable_branch("6.12")], f)
+names = [b["short_name"] for b in branch.get_live_branches(branch.get_remotes([]))]
+print("branches:", " ".join(names))
+for cve in sorted(issue.get_list()):
+    i = issue.load(cve)
+    intro = set(i.get("introduced-by", {}).get("mainline", []))
+    for b in branch.get_live_branches(branch.get_remotes([])):
+        if b["short_name"].startswith(("kit/", "stable/2.")):
+            # every branch here has the commit that brought the flaw and
+            # none of mainline'"'"'s fix (2.6.33-rc6): only fixed-by decides
+            print(cve, b["short_name"], "affected" if issue.affects_branch(i, b, lambda c, _b: c in intro) else "not-affected")
+' 2>&1); lrc=$?
+	printf '%s\n' "$lout" | grep '^# ' || :
+	[ $lrc -eq 0 ] && printf '%s\n' "$lout" | grep -q '^branches: .* kit/v2.6.32 stable/2.6.32 .*mainline$' &&
+		printf '%s\n' "$lout" | grep -qx 'CVE-2010-0307 kit/v2.6.32 not-affected' &&
+		printf '%s\n' "$lout" | grep -qx 'CVE-2010-0307 stable/2.6.32 not-affected' &&
+		printf '%s\n' "$lout" | grep -qx 'CVE-2010-3301 stable/2.6.32 affected' &&
+		t_ok "cip-kernel-sec's branch.py loads kernel-sec-branches.yml as ~/.config/kernel-sec/branches.yml: kit/v2.6.32 and stable/2.6.32 come out, and its affects_branch() calls CVE-2010-0307 fixed on both, CVE-2010-3301 not on stable/2.6.32" ||
+		t_fail "cip-kernel-sec's branch loading" "rc=$lrc" "$lout"
+fi
 t_done

@@ -171,8 +171,15 @@ open_one() {
 	*://* | *@*:*)
 		_g=$work/upstream.$1.git
 		git init -q --bare "$_g"
-		timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never ls-remote -- "$2" HEAD >/dev/null 2>"$work/ls.err" ||
-			die 3 "cannot reach $2 ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); set $3 to a local git repository"
+		if ! timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never ls-remote -- "$2" HEAD >/dev/null 2>"$work/ls.err"; then
+			# KERNEL_GIT is the kit's source: without it nothing is
+			# known; a further STABLE_GIT source out of reach is one
+			# source less, said, and the mails say where each text came from
+			[ "$3" = STABLE_GIT ] ||
+				die 3 "cannot reach $2 ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); set $3 to a local git repository"
+			warn "cannot reach STABLE_GIT source $2 ($(tail -1 "$work/ls.err" | sed 's/^fatal: //')); going on without it"
+			return 1
+		fi
 		for _id in $(cat "$work/ids"); do
 			timeout "${KIT_FETCH_TIMEOUT:-120}" git -c protocol.ext.allow=never --git-dir="$_g" fetch -q --depth=2 \
 				-- "$2" "$_id" 2>/dev/null || :   # not there: the mail says so
@@ -206,7 +213,7 @@ open_source() {
 	nsrc=1
 	stable_words >"$work/stable.words"
 	while IFS= read -r _s; do
-		open_one "$nsrc" "$_s" STABLE_GIT
+		open_one "$nsrc" "$_s" STABLE_GIT || continue
 		nsrc=$((nsrc + 1))
 	done <"$work/stable.words"
 }

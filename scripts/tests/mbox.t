@@ -308,6 +308,11 @@ r=$OUT/remote/mbox
 SERIES_DIR=$tmp/series NAME=remote KERNEL_GIT="file://$tmp/nowhere" run; rc=$?
 [ $rc -eq 3 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && t_ok "an unreachable remote KERNEL_GIT: exit 3, one line" ||
 	t_fail "unreachable remote" "rc=$rc $(cat "$tmp/e")"
+with_id env SIGNOFF=1 SERIES_DIR="$tmp/series" NAME=remote2 STABLE_GIT="file://$tmp/nowhere" sh scripts/mbox.sh v2.6.32 >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc -eq 0 ] && [ -r "$OUT/remote2/mbox/0001-demo-first-fix.patch" ] &&
+	[ "$(grep -c "warning: cannot reach STABLE_GIT source file://$tmp/nowhere (.*); going on without it" "$tmp/e")" -eq 1 ] &&
+	t_ok "an unreachable STABLE_GIT URL: one warning, the mails made from the other sources (exit 0)" ||
+	t_fail "unreachable STABLE_GIT" "rc=$rc $(cat "$tmp/e")"
 
 # STABLE_GIT: a made-up stable tree beside the source.  Per change the
 # upstream commit itself wins (U1); else a stable commit naming it (U2:

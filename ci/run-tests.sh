@@ -64,7 +64,8 @@ time_limit() {
 run_file() {
 	_f0=$(date +%s)
 	timeout -k 10 "$(time_limit "$1")" sh "$1" >"$2" 2>&1
-	echo "$? $(($(date +%s) - _f0))" >"$2.rc"
+	# written aside, then renamed: the reader never sees it half written
+	echo "$? $(($(date +%s) - _f0))" >"$2.rc.tmp" && mv "$2.rc.tmp" "$2.rc"
 }
 
 # Unit files run KIT_TEST_JOBS at a time (default: the machine's cores):
@@ -76,6 +77,15 @@ jobs=${KIT_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in *[!0-9]* | '' | 0) echo "run-tests.sh: error: KIT_TEST_JOBS='$jobs' is not a whole number above 0" >&2; exit 2 ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Ctrl-C or a kill stops the lanes too (each runs one file at a time, in
+# its own process group under timeout: that group is signalled as well)
+stop_lanes() {
+	for _p in ${lanes:-}; do
+		pkill -TERM -P "$_p" 2>/dev/null; kill "$_p" 2>/dev/null
+	done
+	pkill -TERM -f "timeout -k 10 [0-9]* sh .*/tests/.*\.t" 2>/dev/null
+}
+trap 'stop_lanes; exit 130' INT; trap 'stop_lanes; exit 143' TERM; trap 'stop_lanes; exit 129' HUP
 i=0
 for f in $files; do
 	i=$((i + 1))

@@ -14,5 +14,5 @@ for b in ${*:-$(list_branches)}; do
 		{ printf '%-12s %8s %8s  %s\n' "$b" - - "build failed or source unreachable"; continue; }
 	printf '%-12s %8s %8s  %s\n' "$b" "$(jq -r .build.unpatched.seconds "$tmp/$b/result.json")" \
 		"$(jq -r .build.unpatched.total_seconds "$tmp/$b/result.json")" "$la"
-	chmod -R u+w "$tmp/$b"; rm -rf "$tmp/$b"
+	rmtree "$tmp/$b"
 done

@@ -516,8 +516,9 @@ cp "$tmp/src/.config" "$tmp/src/System.map" "$tmp"/ || fail build "no .config or
 (cd "$tmp/src" && nm -A $(ls fs/*.o arch/x86/ia32/*.o 2>/dev/null | grep -v 'built-in') 2>/dev/null) >"$tmp/symbols.txt" || :
 sha256sum "$tmp/src/.config" | cut -d' ' -f1 >"$tmp/config.sha256"
 printf '%s\n' "$stamp" >"$tmp/stamp"
-chmod -R u+w "$bdir" "$bdir.failed" 2>/dev/null || true
-rm -rf "$bdir" "$bdir.failed"
+# (rmtree: folders made writable, never the files a work tree shares
+# with its link source)
+rmtree "$bdir" "$bdir.failed"
 mv "$tmp" "$bdir"
 
 total=$(($(date +%s) - t0))

@@ -89,8 +89,10 @@ if [ ! -f "$o/$KIT_OUT_MARK" ]; then
 	[ -z "$foreign" ] ||
 		die 2 "OUT=$OUT ($out_from) is not an output folder the kit made: it has no $KIT_OUT_MARK and holds '$foreign', which the kit does not write; nothing was removed (if it is the kit's, touch $o/$KIT_OUT_MARK and run make clean again)"
 fi
-# Copies of the read-only exports need their write bit back before rm can
-# empty their folders; whatever chmod cannot change, rm reports.
-chmod -R u+w -- "$o" 2>/dev/null || :
+# Copies of the read-only exports need their folders' write bit back
+# before rm can empty them; never the files' (a work tree's are shared
+# with its link source, fetch.sh farm_to); whatever chmod cannot change,
+# rm reports.
+find "$o" -type d ! -perm -u=w -exec chmod u+w {} + 2>/dev/null || :
 rm -rf -- "$o" || die 1 "could not remove all of $o; see the message above"
 echo "${0##*/}: removed $o" >&2

@@ -313,8 +313,7 @@ run_cell() {
 	# shellcheck disable=SC1090
 	. "$mdir/$cell.conf"
 	cdir=$top/$cell
-	[ ! -e "$cdir" ] || chmod -R u+w "$cdir"
-	rm -rf "$cdir"
+	rmtree "$cdir"
 	mkdir -p "$cdir"
 	log=$cdir/cell.log
 	: >"$log"
@@ -531,7 +530,7 @@ cell_judge() {
 	jq --argjson s "$steps_json" '.changed_functions = $s' "$top/$cell.json" >"$top/$cell.json.tmp.$$"
 	mv -f "$top/$cell.json.tmp.$$" "$top/$cell.json"
 	if [ "${CROSS_KEEP:-0}" != 1 ]; then
-		chmod -R u+w "$u/src" "$pd/src"; rm -rf "$u/src" "$pd/src"
+		rmtree "$u/src" "$pd/src"
 	fi
 	progress "$BRANCH" cross "$cell: $status ($(grep -c '^OK' "$cdir/expect.txt") expectations met, $(grep -c '^FAIL' "$cdir/expect.txt") failed)"
 	[ "$status" = ok ]

@@ -514,7 +514,6 @@ copy_to() {
 	rm -rf "$_ct"
 }
 
-# verify_cached: every file of the cached export against the source.
 # farm_to DEST: DEST is the export's tree, made of hard links to its link
 # source, src/.links.<key>: a copy of the export (cp -a, once per export)
 # that nothing reads but to link from.  A work tree then costs its folders
@@ -525,7 +524,10 @@ copy_to() {
 # quilt push, kconfig and make do), never write into it.  DEST's listing
 # is checked against the export's marker, as a copy's is: a link source
 # written through an earlier farm differs there, is removed, and this run
-# copies instead (copy_to).  Only git exports: apt's are copied.
+# copies instead (copy_to).  Only git exports: apt's are copied.  A
+# work tree kept after its build (OUT/<b>/<kind>/src) shares its files
+# too: its files are read-only, and the next farm's check finds an edit
+# made through one of them anyway.
 farm_to() {
 	_dest=$1
 	[ ! -e "$_dest" ] || die 2 "$_dest exists; --farm makes a new folder"
@@ -533,6 +535,9 @@ farm_to() {
 	ensure
 	flock -s 8
 	_ct=$(mktemp -d)
+	# (cleanup: a half-made link source, .tmp.<key>.<pid>.links)
+	trap 'set +e; rmtree "$_ct"; cleanup' EXIT
+	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 	_ls=$KIT_CACHE/src/.links.$key
 	if [ ! -d "$_ls" ]; then
 		# made aside, published by a rename that replaces nothing (two
@@ -545,6 +550,10 @@ farm_to() {
 		mv -n -T -- "$_lt" "$_ls" 2>/dev/null || :
 		rmtree "$_lt"
 	fi
+	# read-only files, whatever chmod reached them since: a writer that
+	# opens one in place then fails for a normal user (root is stopped by
+	# the listing check below, on the next farm)
+	find "$_ls" -type f -perm /222 -exec chmod a-w {} + 2>/dev/null || :
 	mkdir -- "$_dest" || die 1 "cannot create $_dest"
 	_farm=1
 	cp -al "$_ls/." "$_dest/" 2>"$_ct/err" || _farm=0
@@ -568,6 +577,7 @@ farm_to() {
 	copy_to "$_dest"
 }
 
+# verify_cached: every file of the cached export against the source.
 verify_cached() {
 	ensure
 	flock -s 8

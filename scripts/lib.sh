@@ -538,8 +538,9 @@ series_digest() {
 # cross keys: the series file, then each patch's name and its text from
 # the first line a diff can start with (diff, Index:, "--- ", "*** ") on.
 # The header above (upstream's changelog, our notes) changes no kernel:
-# a note edited builds nothing again.  Everything from there on is kept,
-# so two series that patch differently never share a key.
+# a note edited builds nothing again.  Everything from there on is kept;
+# what the header could still carry for patch(1) (a normal or ed-style
+# diff before any unified one) is left to the series' review.
 series_code() {
 	(cd "$1" && cat series && for _sp in $(grep -v '^#' series); do
 		printf 'patch %s\n' "$_sp"

@@ -50,11 +50,16 @@ for c in $(kit_changes); do
 	id=$(header_field "$d/INFO" Upstream | head -1)
 	chk=$(header_field "$d/INFO" Mainline-checked | head -1)
 	state=unconfirmed what=$chk
-	for g in $srcs; do
+	# one source a line: a path may hold blanks
+	_oifs=$IFS; IFS='
+'
+	set -f; set -- $srcs; set +f
+	IFS=$_oifs
+	for g; do
 		t=$(first_tag "$g" "$id")
 		[ -n "$t" ] || continue
 		if [ "$t" = "$m" ]; then
-			state=confirmed what="git describe: $(printf %.12s "$id") is first in $t, in $(source_name "$g")"
+			state=confirmed what="git for-each-ref --contains: $(printf %.12s "$id") is first in $t, in $(source_name "$g")"
 		else
 			state=wrong what="INFO says $m, but $(printf %.12s "$id") is first in $t, in $(source_name "$g"): correct Mainline: in $d/INFO"
 			rc=1

@@ -723,17 +723,19 @@ added_diff() {
 	}' "$1" "$2" | LC_ALL=C sort -t'	' -k2,2 -k1,1r
 }
 
-# explained FILE PREFIX: a note of the patch (PREFIX.notes) names FILE,
-# by its name or by an identifier with an underscore in the lines of it
-# that differ (PREFIX.cmpd): "no bprm->per_clear" explains a missing
-# per_clear line.
+# explained FILE PREFIX: a note of the patch (PREFIX.notes) says why the
+# added lines of FILE differ (PREFIX.cmpd): it names, as a whole word, an
+# identifier with an underscore of those lines ("no bprm->per_clear"
+# explains a missing per_clear line), or, where every line that differs is
+# a comment, it names the file.  A file's name alone never excuses code.
 explained() {
-	grep -qF "${1##*/}" "$2.notes" && return 0
-	for _w in $(awk -F'\t' -v f="$1" '$2 == f { sub(/^[^\t]*\t[^\t]*\t/, ""); print }' "$2.cmpd" |
-		grep -oE '[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*' | LC_ALL=C sort -u); do
-		grep -qF "$_w" "$2.notes" && return 0
+	awk -F'\t' -v f="$1" '$2 == f { sub(/^[^\t]*\t[^\t]*\t/, ""); print }' "$2.cmpd" >"$2.xl"
+	for _w in $(grep -oE '[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]*' "$2.xl" | LC_ALL=C sort -u); do
+		grep -qwF -- "$_w" "$2.notes" && return 0
 	done
-	return 1
+	# comment lines: "+" then blanks, then /*, * or */ (C and gas)
+	grep -qvE '^\+[[:space:]]*(/\*|\*)' "$2.xl" && return 1
+	grep -qF -- "${1##*/}" "$2.notes"
 }
 
 # compare_code PATCH PREFIX: the patch's code against every commit the
@@ -746,7 +748,7 @@ explained() {
 #   named       added lines differ from the nearest one, and a note of
 #               the patch ([ ... ], from the change's notes/<branch>)
 #               explains each file where they do (explained);
-#   unnamed     as named, but a file is named by no note;
+#   unnamed     as named, but no note explains a file;
 #   none        no source holds a diff of the change.
 # PREFIX.cmpd lists the differing lines ("ours" / "theirs").
 compare_code() {
@@ -786,7 +788,7 @@ compare_code() {
 	identical) printf 'identical identical to %s (git patch-id)\n' "$_best" ;;
 	context) printf 'context the same added lines as %s; context adapted to %s\n' "$_best" "$BRANCH" ;;
 	named) printf 'named %d added line(s) differ from %s, in %s: the backporter note says why\n' "$_bn" "$_best" "$(cut -f2 "$2.cmpd" | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')" ;;
-	unnamed) printf 'unnamed %d added line(s) differ from %s, in %s: no note of the patch names %s\n' "$_bn" "$_best" \
+	unnamed) printf 'unnamed %d added line(s) differ from %s, in %s: no note of the patch explains %s\n' "$_bn" "$_best" \
 		"$(cut -f2 "$2.cmpd" | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')" "$(tr '\n' ' ' <"$2.miss" | sed 's/ $//')" ;;
 	none) echo "none no source holds a diff of the change to compare with" ;;
 	esac >"$2.cmp"
@@ -842,7 +844,7 @@ mails() {
 		[ "$_st" != unnamed ] || { unnamed="$unnamed $_mail"; progress "$NAME" mbox "$_mail: $_cw"; }
 	done
 	printf '\ntotal: %s\n' "$(cut -d' ' -f1 "$work"/p/*.cmp | LC_ALL=C sort | uniq -c |
-		awk '{ printf "%s%d %s", (NR > 1 ? ", " : ""), $1, ($2 == "context" ? "context-adapted" : $2 == "named" ? "differing, each named in a note" : $2 == "unnamed" ? "differing where no note says why" : $2 == "none" ? "with nothing to compare" : $2) }')" \
+		awk '{ printf "%s%d %s", (NR > 1 ? ", " : ""), $1, ($2 == "context" ? "context-adapted" : $2 == "named" ? "differing, each explained in a note" : $2 == "unnamed" ? "differing where no note says why" : $2 == "none" ? "with nothing to compare" : $2) }')" \
 		>>"$work/mbox/upstream-compare.txt"
 	progress "$NAME" mbox "code against upstream: $(sed -n 's/^total: //p' "$work/mbox/upstream-compare.txt")"
 	cover_letter "$_m" "$work/mbox/0000-cover-letter.patch"
@@ -888,7 +890,7 @@ fi
 if [ -n "$unnamed" ]; then
 	install_dir "$work/mbox" "$dest.rejected"
 	# Upstream's code unless we must differ, and then the mail says why.
-	die 1 "[$NAME] $(echo $unnamed | wc -w) mail(s) add code upstream's commits do not, in a file no note names:$unnamed (listed in $dest.rejected/upstream-compare.txt): use upstream's lines, or say why in the change's notes/$NAME and run 'make series BRANCH=$NAME'; ${dest#"$OUT"/} is unchanged"
+	die 1 "[$NAME] $(echo $unnamed | wc -w) mail(s) add code upstream's commits do not, in a file no note explains:$unnamed (listed in $dest.rejected/upstream-compare.txt): use upstream's lines, or say why in the change's notes/$NAME and run 'make series BRANCH=$NAME'; ${dest#"$OUT"/} is unchanged"
 fi
 rm -rf "$dest.rejected"
 install_dir "$work/mbox" "$dest"

@@ -499,7 +499,7 @@ Credit: $auth ($(printf '%.12s' "$up"))"
 		echo "Subject: $subj"
 		echo "From: $auth"
 		echo "Mainline: TODO"
-		echo "Mainline-checked: TODO: the first mainline tag holding it, and how that was established"
+		echo "Mainline-checked: unconfirmed (from dates, no tag read): TODO: the dates that place it, in one line (make mainline-tags reads the tag where a source has it)"
 		echo "References: $CVE"
 		echo "Branches: $brs"
 		if [ -n "$ca" ]; then echo "Arches:$ca"; else echo "Serves: all"; fi

@@ -174,7 +174,12 @@ open_items() {
 	# each change's tag as the git sources bear it out (mainline-tags.sh:
 	# confirmed by a source's tags, else INFO's one "unconfirmed" line, or
 	# wrong); anything but confirmed is open
-	_mt=$(sh "$KIT_ROOT/scripts/mainline-tags.sh" 2>&1 | awk -F'\t' 'NF == 4 && $3 != "confirmed" { printf "2\t%s (%s): %s%s\n", $1, $2, ($3 == "wrong" ? "wrong: " : ""), $4 }')
+	_mtf=$(mktemp) || die 1 "cannot make a temp file"
+	_mrc=0; sh "$KIT_ROOT/scripts/mainline-tags.sh" >"$_mtf" || _mrc=$?
+	# 1: a tag found wrong, in the lines; anything else: it did not finish
+	[ "$_mrc" -le 1 ] || { rm -f "$_mtf"; die 1 "scripts/mainline-tags.sh failed (exit $_mrc); see its message above"; }
+	_mt=$(awk -F'\t' 'NF == 4 && $3 != "confirmed" { printf "2\t%s (%s): %s%s\n", $1, $2, ($3 == "wrong" ? "wrong: " : ""), $4 }' "$_mtf")
+	rm -f "$_mtf"
 	if [ -n "$_mt" ]; then
 		_any=1
 		printf '1\tmainline tag not confirmed by a git source'"'"'s tags (make mainline-tags; INFO `Mainline:` and its `Mainline-checked:` line)\n'

@@ -380,22 +380,22 @@ run_code() { with_id env SIGNOFF=1 SERIES_DIR="$1" NAME=code STABLE_GIT="$sc" sh
 run_code "$tmp/series"; rc=$?
 d=$OUT/code/mbox.rejected
 [ $rc -eq 1 ] && [ ! -e "$OUT/code/mbox" ] &&
-	grep -q "error: \[code\] 1 mail(s) add code upstream's commits do not, in a file no note names: 0003-demo-third-fix.patch (listed in .*/upstream-compare.txt): use upstream's lines, or say why in the change's notes/code" "$tmp/e" &&
-	grep -q "^0003-demo-third-fix.patch: 2 added line(s) differ from commit $(git -C "$sc" log -1 --format=%h --abbrev=12 --grep='third') in stable-code, in c.c: no note of the patch names c.c$" "$d/upstream-compare.txt" &&
+	grep -q "error: \[code\] 1 mail(s) add code upstream's commits do not, in a file no note explains: 0003-demo-third-fix.patch (listed in .*/upstream-compare.txt): use upstream's lines, or say why in the change's notes/code" "$tmp/e" &&
+	grep -q "^0003-demo-third-fix.patch: 2 added line(s) differ from commit $(git -C "$sc" log -1 --format=%h --abbrev=12 --grep='third') in stable-code, in c.c: no note of the patch explains c.c$" "$d/upstream-compare.txt" &&
 	grep -qx '  ours	c.c	+int c3; /\* WARNME \*/' "$d/upstream-compare.txt" && grep -qx '  theirs	c.c	+int c3_upstream;' "$d/upstream-compare.txt" &&
 	grep -q "^0002-demo-second-fix.patch: identical to commit .* in stable-code (git patch-id)$" "$d/upstream-compare.txt" &&
 	grep -q "^0004-demo-fourth-fix.patch: the same added lines as commit .* in stable-code; context adapted to v2.6.32$" "$d/upstream-compare.txt" &&
 	t_ok "code against upstream: identical, context adapted, and a difference no note names (exit 1, refused, both sides' lines listed)" ||
 	t_fail "code compare refused" "rc=$rc $(cat "$tmp/e") $(cat "$d/upstream-compare.txt" 2>/dev/null)"
 cp -r "$tmp/series" "$tmp/series-noted"
-sed -i 's/^\[ v2.6.32: made by the kit/[ adapted: c.c keeps the name c3 the rest of this release uses ]\n\n&/' "$tmp/series-noted/demo-third-fix.patch"
+sed -i 's/^\[ v2.6.32: made by the kit/[ adapted: c.c keeps the name c3 the rest of this release uses, not c3_upstream ]\n\n&/' "$tmp/series-noted/demo-third-fix.patch"
 run_code "$tmp/series-noted"; rc=$?
 d=$OUT/code/mbox
 [ $rc -eq 0 ] && [ ! -e "$OUT/code/mbox.rejected" ] &&
 	grep -q "^0003-demo-third-fix.patch: 2 added line(s) differ from .*, in c.c: the backporter note says why$" "$d/upstream-compare.txt" &&
 	grep -q "^\[ $(printf '%s' "${me% <*}"): Backported to v2.6.32: c.c keeps the name c3" "$d/0003-demo-third-fix.patch" &&
 	grep -q "^  3/4 demo-third-fix.patch: 2 added line(s) differ" "$d/0000-cover-letter.patch" &&
-	grep -qx "total: 1 context-adapted, 2 identical, 1 differing, each named in a note" "$d/upstream-compare.txt" &&
+	grep -qx "total: 1 context-adapted, 2 identical, 1 differing, each explained in a note" "$d/upstream-compare.txt" &&
 	t_ok "code against upstream: the difference named in a note: written, the note in the mail, a line per patch in the cover letter" ||
 	t_fail "code compare named" "rc=$rc $(cat "$tmp/e") $(cat "$d/upstream-compare.txt" 2>/dev/null)"
 

@@ -183,7 +183,7 @@ cp cross/check-expect.sh cross/check-calls.sh cross/pin-line.h "$kit/cross/"
 cp cross/objdiff/objdiff.c cross/objdiff/Makefile "$kit/cross/objdiff/"
 cat >"$kit/scripts/fetch.sh" <<'EOF'
 #!/bin/sh
-if [ "$1" = --copy ]; then mkdir "$3" && cp -R "$FAKE_SRC/." "$3/" && chmod -R u+w "$3"; exit; fi
+if [ "$1" = --farm ]; then mkdir "$3" && cp -R "$FAKE_SRC/." "$3/" && chmod -R u+w "$3"; exit; fi
 printf '%s\n' "$FAKE_SRC"
 EOF
 printf 'BR_NAME=fake\nBR_VERSION=2.6.99\nBR_SOURCE=git\nBR_COMMIT=%s\nBR_FLAGS=fake\n' "$id" >"$kit/branches/fake.conf"

@@ -69,7 +69,7 @@ mj=$(sed -n 's/^Mainline: //p' backports/fixes/*/changes/J-*/INFO)
 grep -q '^  - B (sparc): not in a cross run of this output root (`make cross BRANCH=v2.6.26`); never booted (v2.6.26, v2.6.32)$' "$md" &&
 	grep -q '^  - E (powerpc): ' "$md" && [ "$(sed -n '/^- compiled at most, never booted/,/^- [^ ]/p' "$md" | grep -c '^  - ')" -eq 2 ] &&
 	[ "$only" = "powerpc: TIF_ABI_PENDING bit removal|sparc: TIF_ABI_PENDING bit removal" ] &&
-	grep -qF -- "  - J ($mj): unconfirmed: written 2010-09-14" "$md" &&
+	grep -qF -- "  - J ($mj): unconfirmed (from dates, no tag read): written 2010-09-14" "$md" &&
 	grep -qF -- '  - v2.6.26: gate fail: patched: verdict REGRESSED, must be SURVIVED' "$md" &&
 	flat "$h" | grep -qF '<li>B (sparc): not in a cross run of this output root (<code>make cross BRANCH=v2.6.26</code>); never booted (v2.6.26, v2.6.32)</li>' &&
 	t_ok "open items: B (sparc) and E (powerpc) never booted (only their patches touch no x86 or generic file), J's tag unconfirmed, v2.6.26's gate" ||

@@ -14,9 +14,7 @@
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 fake_git_branch "$tmp"
 # a one-patch series for a "patched" build (SERIES_DIR=, a custom kind)
-mkdir -p "$tmp/series"
-printf -- '--- a/fs/exec.c\n+++ b/fs/exec.c\n@@ -1 +1,2 @@\n /* fs/exec.c */\n+/* fixed */\n' >"$tmp/series/fix.patch"
-echo fix.patch >"$tmp/series/series"
+fake_series "$tmp/series"
 build() { # build OUTNAME KIND [VAR=value...]: build.sh's stderr in $tmp/err
 	_o=$1 _k=$2; shift 2
 	env "$@" OUT="$tmp/$_o" SERIES_DIR="$tmp/series" KIT_ALLOW_MISORDER=1 \

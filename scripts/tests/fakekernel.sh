@@ -109,3 +109,11 @@ fake_env() {
 	export KIT_ROOT KIT_CONFIG KIT_CACHE OUT KIT_LOCK
 	unset BRANCH TREE NAME SERIES_DIR
 }
+
+# fake_series DIR: a one-patch series for a "patched" build of the fake
+# tree (SERIES_DIR=DIR): fs/exec.c gains a line.
+fake_series() {
+	mkdir -p "$1"
+	printf -- '--- a/fs/exec.c\n+++ b/fs/exec.c\n@@ -1 +1,2 @@\n /* fs/exec.c */\n+/* fixed */\n' >"$1/fix.patch"
+	echo fix.patch >"$1/series"
+}

@@ -11,9 +11,7 @@
 . scripts/tests/fakekernel.sh
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 fake_git_branch "$tmp"
-mkdir -p "$tmp/series"
-printf -- '--- a/fs/exec.c\n+++ b/fs/exec.c\n@@ -1 +1,2 @@\n /* fs/exec.c */\n+/* fixed */\n' >"$tmp/series/fix.patch"
-echo fix.patch >"$tmp/series/series"
+fake_series "$tmp/series"
 build() { # build OUTNAME: a patched build, cache off; stderr in $tmp/err
 	env KIT_BUILD_CACHE=0 OUT="$tmp/$1" SERIES_DIR="$tmp/series" KIT_ALLOW_MISORDER=1 \
 		sh "$kit/scripts/build.sh" patched fake >/dev/null 2>"$tmp/err"

@@ -20,9 +20,7 @@ fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$(git -C "$sp/repo" rev-parse HEA
 fake_env "$kit"	# KIT_CACHE in the spaced folder too
 OUT=$tmp/out
 KERNEL_GIT=$sp/repo; export KERNEL_GIT
-mkdir -p "$sp/series"
-printf -- '--- a/fs/exec.c\n+++ b/fs/exec.c\n@@ -1 +1,2 @@\n /* fs/exec.c */\n+/* fixed */\n' >"$sp/series/fix.patch"
-echo fix.patch >"$sp/series/series"
+fake_series "$sp/series"
 printf 'CONFIG_OWNER_OPTION=y\n' >"$sp/owner.config"
 rec() { jq -r "$2" "$OUT/$1/result.json"; }
 

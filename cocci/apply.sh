@@ -105,12 +105,16 @@ hits=0 runs=0
 spatch_key() {
 	_kd=$1; shift
 	{
-		echo "spatch-run 1 $spatch_id"
+		echo "spatch-run 2 $spatch_id"
 		eval "set -- --very-quiet $opts \"\$@\""
+		# a file of the run's folder by its name (spatch's output names
+		# it) and content; any other file (the rule, the macro file) by
+		# its content alone: the same kit in another folder (each CI
+		# clone) is the same run
 		for _a; do
-			printf 'arg %s\n' "$_a"
-			if [ -f "$_kd/$_a" ]; then cat "$_kd/$_a"; printf '\nend %s\n' "$_a"
-			elif [ -f "$_a" ]; then cat "$_a"; printf '\nend %s\n' "$_a"; fi
+			if [ -f "$_kd/$_a" ]; then printf 'arg %s\n' "$_a"; cat "$_kd/$_a"; printf '\nend %s\n' "$_a"
+			elif [ -f "$_a" ]; then printf 'arg (a file)\n'; cat "$_a"; printf '\nend\n'
+			else printf 'arg %s\n' "$_a"; fi
 		done
 	} | sha256sum | cut -d' ' -f1
 }

@@ -20,8 +20,12 @@
 #   overhead    each branch's (BENCH_OVERHEAD_BRANCHES, default the git
 #               branches of the matrix) unpatched build through the kit,
 #               cache off, against a bare `make -j$(nproc) bzImage` of the
-#               same configured tree (after `make clean`): the seconds of
-#               each and their ratio per branch, and the mean ratio
+#               same configured tree: a fresh work tree of the same source
+#               with the host patches the kit applied and the kit's
+#               .config, nothing built in it (make's own silentoldconfig
+#               and host tools are timed, as the kit's allnoconfig is):
+#               the seconds of each and their ratio per branch, and the
+#               mean ratio
 # BENCH_BRANCHES narrows the matrix (default every branch).  Each stage
 # records seconds and how many kernels were built, served from the build
 # cache or up to date, parsed from the kit's own progress lines.
@@ -59,6 +63,9 @@ jq -n --arg at "$(date -u +%FT%TZ)" --argjson prov "$(kit_provenance)" \
 	  branches: ($branches | [splits("[ \n\t]+")] | map(select(. != ""))), stages: {}}' >"$res" ||
 	die 1 "jq could not start the record"
 
+# since T0: the seconds from T0 (date +%s.%N) to now, to a tenth (a
+# point for the decimal, whatever the locale: the figure goes to JSON)
+since() { LC_ALL=C awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 # counts LOG: "built served uptodate booted" from the kit's progress and
 # verdict lines (booted: kernels booted, their verdict not up to date)
 counts() {
@@ -130,25 +137,31 @@ for s in $stages; do
 			o=$tmp/overhead
 			rmtree "$o"
 			progress bench overhead "$ob: unpatched build through the kit, build cache off"
-			_t0=$(date +%s)
+			_t0=$(date +%s.%N)
 			KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$ob" >"$tmp/overhead.log" 2>&1 ||
 				{ cp "$tmp/overhead.log" "$OUT/bench-overhead.log"; die 1 "bench stage overhead: the kit's build of $ob failed; see $OUT/bench-overhead.log"; }
-			kit_s=$(($(date +%s) - _t0))
+			kit_s=$(since "$_t0")
 			kit_m=$(jq .build.unpatched.seconds "$o/$ob/result.json")
 			load_branch "$ob"
 			# shellcheck disable=SC1090
 			. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
-			progress bench overhead "$ob: the same configured tree, make clean, then bare make -j$(nproc) bzImage"
-			(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" clean >/dev/null 2>&1) ||
-				die 1 "bench stage overhead: make clean of $ob failed"
-			_t0=$(date +%s)
-			(cd "$o/$ob/unpatched/src" && make ARCH="$BR_ARCH" CC="gcc $KIT_CC_FLAGS" -j"$(nproc)" bzImage >"$tmp/bare.log" 2>&1) ||
+			progress bench overhead "$ob: the same configured tree, fresh: bare make -j$(nproc) bzImage"
+			bare=$o/bare
+			sh "$KIT_ROOT/scripts/fetch.sh" --farm "$ob" "$bare" >/dev/null 2>"$tmp/bare.log" ||
+				{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: no fresh tree of $ob; see $OUT/bench-bare.log"; }
+			for p in $(jq -r '.build.unpatched.host_series_applied[]' "$o/$ob/result.json"); do
+				patch -d "$bare" -p1 -F0 -s <"$KIT_ROOT/branches/host/$p.patch" >>"$tmp/bare.log" 2>&1 ||
+					{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: host patch $p does not apply to a fresh $ob; see $OUT/bench-bare.log"; }
+			done
+			cp "$o/$ob/unpatched/.config" "$bare/.config"
+			_t0=$(date +%s.%N)
+			(cd "$bare" && make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" -j"$(nproc)" bzImage >>"$tmp/bare.log" 2>&1) ||
 				{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: the bare make of $ob failed; see $OUT/bench-bare.log"; }
-			bare_s=$(($(date +%s) - _t0))
+			bare_s=$(since "$_t0")
 			jq --arg b "$ob" --argjson k "$kit_s" --argjson m "$kit_m" \
 				--argjson bare "$bare_s" --arg la "$la" \
 				'.stages.overhead.branches[$b] = {kit_build_seconds: $k, kit_config_make_seconds: $m,
-				   bare_make_seconds: $bare, overhead_seconds: ($k - $bare),
+				   bare_make_seconds: $bare, overhead_seconds: (($k - $bare) * 10 | round) / 10,
 				   ratio: (if $bare > 0 then ($k / $bare * 1000 | round) / 1000 else null end), load_before: $la}
 				 | .stages.overhead.mean_ratio = ([.stages.overhead.branches[].ratio | select(. != null)]
 				     | if length > 0 then (add / length * 1000 | round) / 1000 else null end)' "$res" >"$res.new" &&

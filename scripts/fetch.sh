@@ -17,7 +17,10 @@
 #                                 source (git: the commit's blob ids); a
 #                                 mismatch removes the export
 #   fetch.sh --verify DIR BRANCH  is DIR exactly BRANCH's pinned commit?
-#   fetch.sh --listing DIR        DIR's content: "mode id<TAB>path" lines
+#   fetch.sh --listing DIR [BRANCH]  DIR's content: "mode id<TAB>path"
+#                                 lines; with BRANCH, a file still linked
+#                                 to BRANCH's link source is not hashed
+#                                 again (its id from the link index)
 #
 #   exit 0  done (path or listing on stdout)
 #   exit 1  a step failed, or a check found a difference
@@ -35,7 +38,9 @@
 # published by a rename that cannot replace anything; one flock per export
 # (src/.<key>.lock) serialises publishing and repair, and copies hold it
 # shared.  src/.links.<key> is a git export's link source (farm_to): a copy
-# of it nothing uses but as the place work trees hard-link from.
+# of it nothing uses but as the place work trees hard-link from;
+# src/.links-index.<key> is its link index: each file's inode, size, mtime
+# and blob id, written once the link source was checked file by file.
 # KERNEL_GIT's repository is only read.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -51,11 +56,22 @@ sha() { sha256sum | cut -d' ' -f1; }
 # marker, .kit-verified, at the top is left out.  With skip_git=1 (the
 # --listing mode: a TREE= and the work trees) so is a top .git: "git status"
 # in a tree that is a git checkout rewrites its index, not its source.  An
-# export has no .git; one that appears in it is a change.  Writes nothing.
-skip_git=0
+# export has no .git; one that appears in it is a change.  Writes nothing
+# but, with index_out=FILE, the link index of DIR to FILE.
+#
+# A link index ("path<TAB>inode size mtime<TAB>blob id" per file), named by
+# index_in=FILE, spares the hashing where git's own index does: a file
+# whose path, inode, size and mtime are the ones the index holds takes its
+# id from there.  A work tree of hard links to a checked link source is then
+# read in a fraction of a second, and what a patch or a build replaced (a
+# new inode) or wrote into (a new mtime) is hashed.  What it cannot see: a
+# write that sets the mtime back (touch -r) and keeps the size; "fetch.sh
+# --verify BRANCH" hashes the link source too.
+skip_git=0 index_in= index_out=
 listing() {
 	_lt=$(mktemp -d)
 	if [ "$skip_git" = 1 ]; then set -- "$1" -path ./.git -prune -o; else set -- "$1"; fi
+	_lix=$index_in; [ -n "$_lix" ] && [ -r "$_lix" ] || _lix=/dev/null
 	(
 		_ld=$1; shift
 		cd "$_ld" || exit 1
@@ -65,19 +81,25 @@ listing() {
 		# search for a repository at this folder.
 		GIT_CEILING_DIRECTORIES=$(dirname "$(pwd -P)")
 		export GIT_CEILING_DIRECTORIES
-		find . -mindepth 1 "$@" ! -path ./.kit-verified -printf '%y\t%m\t%P\n' |
-			LC_ALL=C sort -t "$TAB" -k3 >"$_lt/all" || exit 1
-		awk -F'\t' '$1 == "f" { print $3 }' "$_lt/all" |
+		find . -mindepth 1 "$@" ! -path ./.kit-verified -printf '%y\t%m\t%P\t%i %s %T@\n' |
+			LC_ALL=C sort -t "$TAB" -k3,3 >"$_lt/all" || exit 1
+		# the files the index does not vouch for, in order
+		awk -F'\t' -v ix="$_lix" '
+		BEGIN { while ((getline l <ix) > 0) { split(l, a, "\t"); st[a[1]] = a[2] } }
+		$1 == "f" && st[$3] != $4 { print $3 }' "$_lt/all" |
 			git hash-object --no-filters --stdin-paths >"$_lt/blobs" || exit 1
 		awk -F'\t' '$1 == "l" { print $3 }' "$_lt/all" | while IFS= read -r _l; do
 			printf '%s' "$(readlink "$_l")" | git hash-object --stdin
 		done >"$_lt/links" || exit 1
-		awk -F'\t' -v blobs="$_lt/blobs" -v links="$_lt/links" '
-		$1 == "f" { getline id <blobs
+		awk -F'\t' -v ix="$_lix" -v blobs="$_lt/blobs" -v links="$_lt/links" -v out="${index_out:-/dev/null}" '
+		BEGIN { while ((getline l <ix) > 0) { split(l, a, "\t"); st[a[1]] = a[2]; id[a[1]] = a[3] } }
+		$1 == "f" {
+			if (st[$3] == $4) i = id[$3]; else getline i <blobs
+			print $3 "\t" $4 "\t" i >out
 			# git keeps one bit: the owner may execute it or not
 			m = substr($2, length($2) - 2, 1)
-			print ((m % 2) ? "100755 " : "100644 ") id "\t" $3; next }
-		$1 == "l" { getline id <links; print "120000 " id "\t" $3; next }
+			print ((m % 2) ? "100755 " : "100644 ") i "\t" $3; next }
+		$1 == "l" { getline i <links; print "120000 " i "\t" $3; next }
 		$1 == "d" { print "040000 -\t" $3; next }
 		{ print "000000 ?\t" $3 }' "$_lt/all"
 	)
@@ -538,8 +560,9 @@ farm_to() {
 	# (cleanup: a half-made link source, .tmp.<key>.<pid>.links)
 	trap 'set +e; rmtree "$_ct"; cleanup' EXIT
 	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
-	_ls=$KIT_CACHE/src/.links.$key
+	_ls=$KIT_CACHE/src/.links.$key _ix=$KIT_CACHE/src/.links-index.$key
 	if [ ! -d "$_ls" ]; then
+		rm -f "$_ix"
 		# made aside, published by a rename that replaces nothing (two
 		# runs may make it at once: the second one's goes); sweep()
 		# removes a .tmp.<key>.<pid>.links an interrupted run left
@@ -554,16 +577,29 @@ farm_to() {
 	# opens one in place then fails for a normal user (root is stopped by
 	# the listing check below, on the next farm)
 	find "$_ls" -type f -perm /222 -exec chmod a-w {} + 2>/dev/null || :
+	# the link index: made once, from every file of the link source
+	# hashed and held to the marker (one that is not the export is
+	# removed below); then each farm's check hashes only what changed
+	if [ ! -r "$_ix" ]; then
+		marker_listing "$export" >"$_ct/want"
+		index_out=$_ct/index
+		if listing "$_ls" >"$_ct/have" && cmp -s "$_ct/want" "$_ct/have"; then
+			mv -f "$_ct/index" "$_ix.$$" && mv -f "$_ix.$$" "$_ix" || rm -f "$_ix.$$"
+		fi
+		index_out=
+	fi
 	mkdir -- "$_dest" || die 1 "cannot create $_dest"
 	_farm=1
 	cp -al "$_ls/." "$_dest/" 2>"$_ct/err" || _farm=0
-	_ok=1; check_export "$export" "$ver" cheap || _ok=0
+	# (the export is not read here: ensure() checked it, and the shared
+	# lock kept every repair away since; the farm is held to its marker)
 	marker_listing "$export" >"$_ct/want"
 	exec 8>&-
-	[ $_ok = 1 ] || { rmtree "$_dest" "$_ct"; die 1 "the export $export changed while its tree was linked ($why); run again: it will be made anew"; }
 	# the folders only: chmod on a file would change the shared inode
 	find "$_dest" -type d ! -perm -u=w -exec chmod u+w {} +
+	index_in=$_ix
 	[ $_farm = 0 ] || listing "$_dest" >"$_ct/have" || _farm=0
+	index_in=
 	if [ $_farm = 1 ] && cmp -s "$_ct/want" "$_ct/have"; then
 		cat "$_ct/want"
 		rm -rf "$_ct"
@@ -573,6 +609,7 @@ farm_to() {
 	warn "the link source $_ls is not the export ($_w): something wrote into a linked file; removing it and copying instead"
 	rmtree "$_dest" "$_ct"
 	_bad=$KIT_CACHE/src/.tmp.$key.$$.bad
+	rm -f "$_ix"
 	mv -T -- "$_ls" "$_bad" 2>/dev/null && rmtree "$_bad"
 	copy_to "$_dest"
 }
@@ -591,8 +628,23 @@ verify_cached() {
 		# the files are the commit's, and the marker vouches for them
 		if cmp -s "$_vt/want" "$_vt/have" && check_export "$export" "" marker &&
 			cmp -s "$_vt/marker" "$_vt/have"; then
-			rm -rf "$_vt"
 			echo "$export matches $BR_COMMIT ($(marker_field "$export" entries) entries, every blob id checked)" >&2
+			# the link source too, hashed (the farms' check trusts its
+			# link index's stat data)
+			_ls=$KIT_CACHE/src/.links.$BR_COMMIT
+			if [ -d "$_ls" ]; then
+				if listing "$_ls" >"$_vt/links" && cmp -s "$_vt/want" "$_vt/links"; then
+					echo "$_ls matches it too (every blob id checked)" >&2
+				else
+					flock -x 8
+					_w=$(describe_diff "$_vt/want" "$_vt/links")
+					rm -f "$KIT_CACHE/src/.links-index.$BR_COMMIT"
+					mv -T -- "$_ls" "$KIT_CACHE/src/.tmp.$key.$$.bad" 2>/dev/null && rmtree "$KIT_CACHE/src/.tmp.$key.$$.bad"
+					rm -rf "$_vt"
+					die 1 "the link source $_ls was not the export ($_w); removed it: the next build makes it again"
+				fi
+			fi
+			rm -rf "$_vt"
 			return 0
 		fi
 		if [ -z "$why" ] && ! cmp -s "$_vt/want" "$_vt/have"; then
@@ -618,8 +670,13 @@ case ${1:-} in
 --copy) mode=copy; COPY_DEST=${3:?usage: fetch.sh --copy BRANCH DEST}; set -- "$2" ;;
 --farm) mode=farm; COPY_DEST=${3:?usage: fetch.sh --farm BRANCH DEST}; set -- "$2" ;;
 --listing)
-	[ -d "${2:-}" ] || die 2 "usage: fetch.sh --listing DIR (DIR must be a folder)"
-	skip_git=1; listing "$2"; exit ;;
+	[ -d "${2:-}" ] || die 2 "usage: fetch.sh --listing DIR [BRANCH] (DIR must be a folder)"
+	skip_git=1
+	if [ -n "${3:-}" ]; then
+		load_branch "$3"
+		[ "$BR_SOURCE" != git ] || index_in=$KIT_CACHE/src/.links-index.$BR_COMMIT
+	fi
+	listing "$2"; exit ;;
 --verify)
 	if [ $# -ge 3 ]; then mode=verify-dir; VERIFY_DIR=$2; shift 2
 	else mode=verify; shift; fi ;;

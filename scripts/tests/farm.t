@@ -46,6 +46,29 @@ build b; rc=$?
 build c && [ -d "$ls" ] && listing_ok && [ "$(snap)" = "$before" ] &&
 	t_ok "the next build makes the link source again" || t_fail "link source made again" "$(tail -3 "$tmp/err")"
 
+# the link index: made once from the hashed link source; a farm's check
+# then hashes only what does not share its inode, size and mtime
+ix=$KIT_CACHE/src/.links-index.${exp##*/}
+[ -s "$ix" ] && [ "$(wc -l <"$ix")" = "$(sed '1,/^listing$/d' "$exp/.kit-verified" | grep -c '^100')" ] &&
+	t_ok "the link index holds a line for every file of the export" || t_fail "link index" "$(ls -l "$ix" 2>&1)"
+# a write that keeps the size and sets the mtime back (touch -r) is what
+# the index cannot see: the next farm takes it; fetch.sh --verify hashes
+# the link source, finds it, and removes it (exit 1)
+f=$ls/mm/mmap.c
+chmod u+w "$f" && cp -p "$f" "$tmp/keep" && printf 'X' | dd of="$f" bs=1 count=1 conv=notrunc 2>/dev/null &&
+	touch -r "$tmp/keep" "$f" && chmod a-w "$f"
+build d; rc=$?
+[ $rc -eq 0 ] && ! grep -q "is not the export" "$tmp/err" &&
+	t_ok "a write that keeps size and mtime passes a farm's check (what --verify is for)" ||
+	t_fail "stat-kept write" "rc=$rc $(tail -3 "$tmp/err")"
+sh "$kit/scripts/fetch.sh" --verify fake >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "error: the link source .* was not the export (1 changed: mm/mmap.c); removed it" "$tmp/err" &&
+	[ ! -e "$ls" ] && [ ! -e "$ix" ] && [ "$(snap)" = "$before" ] &&
+	t_ok "fetch.sh --verify hashes the link source: exit 1, named, removed with its index, the export as before" ||
+	t_fail "--verify of the link source" "rc=$rc $(cat "$tmp/err")"
+build e && [ -d "$ls" ] && listing_ok && [ -s "$ix" ] &&
+	t_ok "the next build makes the link source and its index again" || t_fail "made again" "$(tail -3 "$tmp/err")"
+
 # bad input
 mkdir "$tmp/exists"
 sh "$kit/scripts/fetch.sh" --farm fake "$tmp/exists" >/dev/null 2>"$tmp/err"; rc=$?

@@ -4,7 +4,7 @@
 # on a figure; the figures go to $OUT/bench.json and `make report` puts
 # them into docs/results.md with the machine they were measured on.
 #
-# Stages (BENCH_STAGES, default all four, in this order):
+# Stages (BENCH_STAGES, default all five, in this order):
 #   cold        verify-all into a new output root with an empty build cache
 #               (the verified source exports are reused: fetching is not
 #               building; `fetch.sh` times are in its own progress lines)
@@ -26,6 +26,14 @@
 #               and host tools are timed, as the kit's allnoconfig is):
 #               the seconds of each and their ratio per branch, and the
 #               mean ratio
+#   check       make check (.ci/run, what CI runs) on a fresh clone of the
+#               kit's HEAD with empty build caches: a new KIT_CACHE whose
+#               builds/, cross/ and spatch/ start empty, its sources (src/,
+#               apt/, git/) the machine's (fetching is not building), the
+#               machine's build lock; its seconds, its phases (from its own
+#               "make check took" line) and its summary.  The entries it made
+#               then go to the machine's cache where their key is absent, so
+#               the next make check finds them.
 # BENCH_BRANCHES narrows the matrix (default every branch).  Each stage
 # records seconds and how many kernels were built, served from the build
 # cache or up to date, parsed from the kit's own progress lines.
@@ -35,10 +43,10 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
-stages=${BENCH_STAGES:-cold warm one-series overhead}
+stages=${BENCH_STAGES:-cold warm one-series overhead check}
 for s in $stages; do
-	case $s in cold | warm | one-series | overhead) ;;
-	*) die 2 "BENCH_STAGES names '$s'; the stages are: cold warm one-series overhead" ;;
+	case $s in cold | warm | one-series | overhead | check) ;;
+	*) die 2 "BENCH_STAGES names '$s'; the stages are: cold warm one-series overhead check" ;;
 	esac
 done
 branches=${BENCH_BRANCHES:-$(list_branches)}
@@ -170,6 +178,51 @@ for s in $stages; do
 			progress bench overhead "$ob: kit ${kit_s}s (config+make ${kit_m}s), bare make ${bare_s}s"
 			rmtree "$o"
 		done
+		;;
+	check)
+		need_cmd git
+		git -C "$KIT_ROOT" rev-parse --verify -q HEAD >/dev/null ||
+			die 2 "bench stage check clones the kit's HEAD; $KIT_ROOT is no git work tree with a commit"
+		clone=$tmp/check/kit ccache=$tmp/check/cache
+		mkdir -p "$tmp/check" "$ccache"
+		git clone -q "$KIT_ROOT" "$clone" || die 1 "bench stage check: cannot clone $KIT_ROOT"
+		for d in src apt git; do
+			[ ! -d "$KIT_CACHE/$d" ] || ln -s "$KIT_CACHE/$d" "$ccache/$d"
+		done
+		la=$(cut -d' ' -f1-3 /proc/loadavg)
+		progress bench check "make check on a fresh clone of $(git -C "$clone" rev-parse --short HEAD), build caches empty ($ccache)"
+		_t0=$(date +%s)
+		(cd "$clone" && KIT_CACHE=$ccache KIT_LOCK=$KIT_LOCK sh .ci/run) >"$tmp/check.log" 2>&1
+		_r=$?
+		_s=$(($(date +%s) - _t0))
+		cp "$tmp/check.log" "$OUT/bench-check.log"
+		# "make check took N s (phases: unit 375 s, trees 250 s, ...)"
+		took=$(grep '^make check took ' "$tmp/check.log" | tail -1)
+		sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/check.log" | tail -1)
+		phases=$(printf '%s\n' "$took" | sed -n 's/.*(phases: \(.*\))$/\1/p' | tr ',' '\n' |
+			sed -n 's/^ *\([^ ]*\) \([0-9]*\) s$/\1 \2/p' |
+			jq -R -s 'split("\n") | map(select(. != "") | split(" ") | {key: .[0], value: (.[1] | tonumber)}) | from_entries')
+		jq --argjson s "$_s" --argjson rc "$_r" --arg la "$la" --arg took "$took" --arg sum "$sum" \
+			--arg commit "$(git -C "$clone" rev-parse HEAD)" --argjson ph "${phases:-null}" \
+			'.stages.check = {seconds: $s, exit: $rc, kit_commit: $commit, took_line: $took, summary: $sum,
+			   phases: $ph, caches: "empty: builds, cross, spatch (sources: the machine'"'"'s)", load_before: $la}' \
+			"$res" >"$res.new" && mv "$res.new" "$res"
+		publish
+		# what it built, into the machine's cache where the key is absent
+		# (an entry is a folder published whole: moved by one rename)
+		for d in builds cross spatch; do
+			[ -d "$ccache/$d" ] || continue
+			mkdir -p "$KIT_CACHE/$d"
+			for e in "$ccache/$d"/*; do
+				[ -d "$e" ] && [ ! -e "$KIT_CACHE/$d/${e##*/}" ] || continue
+				_m=$(stat -c %a "$e")
+				chmod u+w "$e" 2>/dev/null
+				mv -n -T "$e" "$KIT_CACHE/$d/${e##*/}" 2>/dev/null || :
+				chmod "$_m" "$KIT_CACHE/$d/${e##*/}" 2>/dev/null || :
+			done
+		done
+		progress bench check "${_s}s, exit $_r: ${sum:-no summary line}; log: $OUT/bench-check.log"
+		[ $_r -eq 0 ] || die 1 "bench stage check: make check exit $_r; see $OUT/bench-check.log"
 		;;
 	esac
 done

@@ -227,16 +227,20 @@ render() {
 	if [ -r "$b" ]; then
 		jq -e .stages "$b" >/dev/null 2>&1 || die 1 "$b is not a bench record; run make bench again"
 		jq -r '"Measured \(.measured_at) by kit \(.kit) on \(.machine.cores) cores (\(.machine.cpu)), \(.machine.memory_mib) MiB, host kernel \(.machine.host_kernel); branches: \(.branches | join(" ")).",
-		  "", "| stage | seconds | kernels built | from the build cache | up to date | booted | exit | load before |",
-		  "|---|---|---|---|---|---|---|---|",
-		  (.stages | to_entries[] | select(.key != "overhead") | .value as $v
+		  (if [.stages | keys[] | select(. != "overhead" and . != "check")] == [] then empty else
+		   "", "| stage | seconds | kernels built | from the build cache | up to date | booted | exit | load before |",
+		   "|---|---|---|---|---|---|---|---|" end),
+		  (.stages | to_entries[] | select(.key != "overhead" and .key != "check") | .value as $v
 		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end)\(if $v.after then " (after " + $v.after + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.kernels_booted // "-") | \($v.exit) | \($v.load_before) |"),
 		  (.stages.overhead // empty
 		   | if .branches then
-		       "", "Overhead: the kit'"'"'s whole unpatched build (cache off) against a bare make -j bzImage of the same configured tree, per branch; mean ratio \(.mean_ratio // "-").",
+		       "", "Overhead: the kit'"'"'s whole unpatched build (cache off) against a bare make -j bzImage of the same configured tree (a fresh tree of the same source and host patches, the kit'"'"'s .config, nothing built), per branch; mean ratio \(.mean_ratio // "-").",
 		       "", "| branch | kit, whole build (s) | kit, config+make (s) | bare make (s) | ratio | load before |", "|---|---|---|---|---|---|",
 		       (.branches | to_entries[] | "| \(.key) | \(.value.kit_build_seconds) | \(.value.kit_config_make_seconds) | \(.value.bare_make_seconds) | \(.value.ratio // "-") | \(.value.load_before) |")
-		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end)' "$b"
+		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end),
+		  (.stages.check // empty
+		   | "", "make check on a fresh clone of kit \(.kit_commit[0:12]), build caches \(.caches): \(.seconds) s, exit \(.exit); \(if .summary == "" then "no summary line" else .summary end); load before \(.load_before).",
+		     (if .phases then "", "| phase | seconds |", "|---|---|", (.phases | to_entries[] | "| \(.key) | \(.value) |") else empty end))' "$b"
 	else
 		echo "Not measured in this output root: \`make bench\` (then \`make report\`; BENCH_OUT=<that OUT>)."
 	fi

@@ -17,6 +17,9 @@
 #                                 source (git: the commit's blob ids); a
 #                                 mismatch removes the export
 #   fetch.sh --verify DIR BRANCH  is DIR exactly BRANCH's pinned commit?
+#   fetch.sh --git-dir BRANCH     a git dir holding BRANCH's pinned commit
+#                                 (KERNEL_GIT's, or the cache's mirror), to
+#                                 read its objects from
 #   fetch.sh --listing DIR [BRANCH]  DIR's content: "mode id<TAB>path"
 #                                 lines; with BRANCH, a file still linked
 #                                 to BRANCH's link source is not hashed
@@ -677,6 +680,7 @@ case ${1:-} in
 		[ "$BR_SOURCE" != git ] || index_in=$KIT_CACHE/src/.links-index.$BR_COMMIT
 	fi
 	listing "$2"; exit ;;
+--git-dir) mode=git-dir; shift ;;
 --verify)
 	if [ $# -ge 3 ]; then mode=verify-dir; VERIFY_DIR=$2; shift 2
 	else mode=verify; shift; fi ;;
@@ -692,6 +696,9 @@ probe) probe ;;
 copy) copy_to "$COPY_DEST" ;;
 farm) farm_to "$COPY_DEST" ;;
 verify) verify_cached ;;
+git-dir)
+	[ "$BR_SOURCE" = git ] || die 2 "--git-dir is for git branches; $BRANCH comes from apt"
+	resolve_git_dir ;;
 verify-dir)
 	[ "$BR_SOURCE" = git ] || die 2 "--verify DIR works on git branches; $BRANCH comes from apt"
 	[ -d "$VERIFY_DIR" ] || die 2 "$VERIFY_DIR is not a folder"

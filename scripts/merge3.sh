@@ -94,6 +94,8 @@ done
 i=0
 for f in $files; do
 	i=$((i + 1))
-	cat "$tmp/$i.out" >"$tree/$f"
+	# replaced, never written into (the tree may share its files: a farm)
+	cat "$tmp/$i.out" >"$tree/$f.merge3.$$" && chmod --reference="$tree/$f" "$tree/$f.merge3.$$" &&
+		mv -f "$tree/$f.merge3.$$" "$tree/$f" || die 1 "merge3.sh: cannot write $tree/$f"
 done
 grep -v '	exact$' "$tmp/how" || :

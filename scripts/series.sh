@@ -84,17 +84,32 @@ if [ -n "$src" ]; then
 	chmod -R u+w "$work/tree"	# first: only root removes from a read-only folder
 	rm -f "$work/tree/.kit-verified"
 else
-	# a checked copy of the export, made under its lock: a repair running
-	# meanwhile cannot hand us half a tree
-	progress "$BRANCH" series "scratch copy of $BR_COMMIT"
-	sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$work/tree" >/dev/null || exit $?
+	# a checked tree of the export, made under its lock: a repair running
+	# meanwhile cannot hand us half a tree.  Hard links (fetch.sh --farm):
+	# every writer below replaces a file (patch, merge3.sh), never writes
+	# into one.
+	progress "$BRANCH" series "scratch tree of $BR_COMMIT (hard links)"
+	sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$work/tree" >/dev/null || exit $?
+	# the source repository, for the base commit's objects
+	gd=$(sh "$KIT_ROOT/scripts/fetch.sh" --git-dir "$BRANCH" 2>/dev/null) || gd=
 fi
 # gc.auto=0: a kernel tree is ~25k loose objects, past git's auto-gc limit;
 # a detached background gc would still be writing .git/objects when the
 # EXIT trap removes the scratch copy (seen in CI: rm failed, series.sh exit 1).
 g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false "$@"; }
 g init -q
-g add -A -f
+if [ -n "${gd:-}" ]; then
+	# The base is the pinned commit itself: its objects read from the
+	# source repository (alternates: read, never written) and its tree
+	# read into the index, then every file's stat data taken (git hashes
+	# each once and stops if one is not the commit's), rather than every
+	# file written into .git as a new object (most of a branch's time)
+	printf '%s\n' "$gd/objects" >"$work/tree/.git/objects/info/alternates"
+	g read-tree "$BR_COMMIT" && g update-index -q --refresh ||
+		die 1 "the scratch tree of $BRANCH is not its pinned commit $BR_COMMIT (git update-index --refresh); run 'fetch.sh --verify $BRANCH'"
+else
+	g add -A -f
+fi
 g commit -q -m base
 mkdir "$work/out"
 

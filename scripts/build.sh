@@ -7,16 +7,17 @@
 # experiments.  KIT_ALLOW_MISORDER=1 lets such a series break the ordering
 # rule (a mutant does on purpose); the kit's own series never may.
 #
-# Works on its own copy: $OUT/<name>/<KIND>/src is a copy of the verified
-# export (or of TREE=), with the branch's host-toolchain series applied
-# (and, for KIND=patched, the security series backports/<branch>/).  The
-# copy is made under a temp name and renamed when the build is complete, so
-# a failed build never leaves a half-made output that looks done.
+# Works on its own tree: $OUT/<name>/<KIND>/src is a farm of hard links to
+# the verified export's link source (fetch.sh --farm; a copy of TREE=), with
+# the branch's host-toolchain series applied (and, for KIND=patched, the
+# security series backports/<branch>/).  The tree is made under a temp
+# name and renamed when the build is complete, so a failed build never
+# leaves a half-made output that looks done.
 #
-# The copy is checked file by file against what its source vouches for
-# (fetch.sh --copy: the export's listing; TREE=: the tree's own listing,
-# taken before the copy), and after the patches the copy may differ from
-# that listing only in the files the patches name.  Only then is the pinned
+# The tree is checked file by file against what its source vouches for
+# (fetch.sh --farm: the export's listing; TREE=: the tree's own listing,
+# taken before the copy), and after the patches it may differ from that
+# listing only in the files the patches name.  Only then is the pinned
 # commit recorded as the build's source.  A host-toolchain patch is applied
 # only where its change is absent, skipped and named where the tree has it
 # (fix-state.sh --host), and refused where it is half there.

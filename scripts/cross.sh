@@ -52,8 +52,8 @@
 # its own message (a cp, an objdiff that crashes) still fails the cell,
 # never reads as "ok" or "reproducible".
 #
-# A cell's tree is a checked copy of the export (fetch.sh --copy, under the
-# export's lock).  A host patch goes only where its change is absent
+# A cell's tree is a checked farm of hard links to the export's link
+# source (fetch.sh --farm, under the export's lock).  A host patch goes only where its change is absent
 # (apply_host_patches, as build.sh does): one the tree already has is
 # skipped and named (host_series_present in the cell's record), one that is
 # half there fails the cell.  Every make sets ARCH and CROSS_COMPILE (empty

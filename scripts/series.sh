@@ -57,7 +57,7 @@ if [ -n "${SERIES_TREE:-}" ]; then
 	src=$(cd "$SERIES_TREE" && pwd)
 	[ -n "${SERIES_OUT:-}" ] || die 2 "SERIES_TREE needs SERIES_OUT: a series for another tree never replaces backports/$BRANCH"
 else
-	src=   # the branch's export: copied below by fetch.sh --copy
+	src=   # the branch's export: linked below by fetch.sh --farm
 fi
 
 dest=${SERIES_OUT:-$KIT_ROOT/backports/$BRANCH}

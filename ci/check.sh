@@ -1,6 +1,7 @@
 #!/bin/sh
-# check.sh: what `make check` (and so CI) runs.  Unit tests first (no
-# kernel tree needed), then the end-to-end runs for every branch.  A branch
+# check.sh: what `make check` (and so CI) runs.  The unit tests (no kernel
+# tree needed) beside the end-to-end runs for every branch (one after the
+# other with KIT_CHECK_SERIAL=1, or when E2E=0 runs no end-to-end test).  A branch
 # whose source cannot be reached SKIPs loudly with the reason on a machine
 # with no source configured; once KERNEL_GIT is configured, that is a
 # failure.  The last line is the summary: "N passed, N failed, N skipped";
@@ -29,36 +30,77 @@ count() {
 # gitlab-ci-local (make deps installs it): the unit tests run once, as that
 # job, in a copy of the tracked files, and their counts are this run's.
 # A unit test file git does not track yet is not in that copy: run here.
-if [ -x ci/npm/node_modules/.bin/gitlab-ci-local ] && git rev-parse --git-dir >/dev/null 2>&1; then
-	{ sh ci/gcl.sh unit 2>&1; echo $? >"$KIT_RUN_DIR/unit-job.rc"; } | tee "$KIT_RUN_DIR/unit-job.log"
-	count "$KIT_RUN_DIR/unit-job.log" "the pipeline's unit job (gitlab-ci-local)"
-	[ "$(cat "$KIT_RUN_DIR/unit-job.rc")" = 0 ] || [ "$fail" -gt 0 ] ||
-		{ echo "not ok - the pipeline's unit job failed (exit $(cat "$KIT_RUN_DIR/unit-job.rc")) with no failing test"; fail=$((fail + 1)); }
-	new=$(git ls-files -o --exclude-standard -- '*/tests/*.t')
-	if [ -n "$new" ]; then
-		echo "check: not tracked by git, so run here: $new"
-		# shellcheck disable=SC2086
-		sh ci/run-tests.sh $new | tee "$KIT_RUN_DIR/unit-new.log"
-		count "$KIT_RUN_DIR/unit-new.log" "the untracked unit tests"
+# unit_phase [live]: its output to the logs in KIT_RUN_DIR (unit-job.log
+# and unit-new.log, or unit.log), and with "live" to stdout as it comes;
+# its seconds to unit.seconds.
+unit_phase() {
+	_t0=$(date +%s)
+	# out LOG: stdin to LOG (and to stdout when live)
+	if [ "${1:-}" = live ]; then out() { tee -a "$1"; }; else out() { cat >>"$1"; }; fi
+	if [ -x ci/npm/node_modules/.bin/gitlab-ci-local ] && git rev-parse --git-dir >/dev/null 2>&1; then
+		{ sh ci/gcl.sh unit 2>&1; echo $? >"$KIT_RUN_DIR/unit-job.rc"; } | out "$KIT_RUN_DIR/unit-job.log"
+		new=$(git ls-files -o --exclude-standard -- '*/tests/*.t')
+		if [ -n "$new" ]; then
+			# shellcheck disable=SC2086
+			{ echo "check: not tracked by git, so run here: $new"; sh ci/run-tests.sh $new 2>&1; } | out "$KIT_RUN_DIR/unit-new.log"
+		fi
+	else
+		{ echo "check: gitlab-ci-local is not installed (make deps) or this is no git work tree: unit tests run directly"
+		  E2E=0 sh ci/run-tests.sh 2>&1; } | out "$KIT_RUN_DIR/unit.log"
 	fi
+	echo $(($(date +%s) - _t0)) >"$KIT_RUN_DIR/unit.seconds"
+}
+# unit_count [print]: add the unit phase's counts (printing its logs first
+# with "print": a phase that ran beside the others printed nothing yet)
+unit_count() {
+	for _l in unit-job unit-new unit; do
+		[ -r "$KIT_RUN_DIR/$_l.log" ] || continue
+		[ "${1:-}" != print ] || cat "$KIT_RUN_DIR/$_l.log"
+		case $_l in
+		unit-job)
+			count "$KIT_RUN_DIR/$_l.log" "the pipeline's unit job (gitlab-ci-local)"
+			[ "$(cat "$KIT_RUN_DIR/unit-job.rc")" = 0 ] || [ "$fail" -gt 0 ] ||
+				{ echo "not ok - the pipeline's unit job failed (exit $(cat "$KIT_RUN_DIR/unit-job.rc")) with no failing test"; fail=$((fail + 1)); } ;;
+		unit-new) count "$KIT_RUN_DIR/$_l.log" "the untracked unit tests" ;;
+		unit) count "$KIT_RUN_DIR/$_l.log" "the unit tests" ;;
+		esac
+	done
+}
+beside=
+if [ "${E2E:-1}" = 1 ] && [ "${KIT_CHECK_SERIAL:-0}" != 1 ]; then
+	# The unit phase beside the end-to-end runs: those wait on boots,
+	# git and single-threaded scripts as much as they compile, and the
+	# unit tests fill the core they leave (each test has its own cache,
+	# lock and output root).  Its output follows theirs; a unit test
+	# failing is counted all the same.  KIT_CHECK_SERIAL=1: one after the
+	# other, as before.
+	echo "check: the unit phase runs beside the end-to-end runs; its output follows theirs"
+	unit_phase &
+	unit_pid=$!
+	beside=", the unit phase beside the end-to-end runs"
 else
-	echo "check: gitlab-ci-local is not installed (make deps) or this is no git work tree: unit tests run directly"
-	E2E=0 sh ci/run-tests.sh | tee "$KIT_RUN_DIR/unit.log"
-	count "$KIT_RUN_DIR/unit.log" "the unit tests"
+	unit_phase live
+	unit_count
 fi
-t_unit=$(($(date +%s) - t_start))
 if [ "${E2E:-1}" = 1 ]; then
 	# the rule tests on the real trees (they SKIP in make unit, and so in
 	# the unit job, to keep it fast), then the end-to-end runs
 	E2E=1 sh ci/run-tests.sh cocci/tests/trees.t ci/e2e/*.t | tee "$KIT_RUN_DIR/e2e.log"
 	count "$KIT_RUN_DIR/e2e.log" "the end-to-end tests"
 fi
+if [ -n "$beside" ]; then
+	wait "$unit_pid"
+	echo
+	echo "check: the unit phase, run beside them:"
+	unit_count print
+fi
+t_unit=$(cat "$KIT_RUN_DIR/unit.seconds" 2>/dev/null || echo '?')
 # The run's own timing, read from its log (run-tests.sh prints "--- FILE:
 # ... in Ns" after each file): the figure the CI budget is checked
 # against, never typed into a document.
 phases=$(cat "$KIT_RUN_DIR/e2e.log" 2>/dev/null |
 	sed -n 's|^--- \(.*/\)\{0,1\}\([^/:]*\)\.t: .* in \([0-9]*\)s (elapsed .*|\2 \3 s|p' | paste -sd, - | sed 's/,/, /g')
 echo
-echo "make check took $(($(date +%s) - t_start)) s (phases: unit $t_unit s${phases:+, $phases})"
+echo "make check took $(($(date +%s) - t_start)) s$beside (phases: unit $t_unit s${phases:+, $phases})"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -338,12 +338,12 @@ tmp=$nodedir/.$KIND.tmp.$$
 rmtree "$tmp"
 mkdir -p "$tmp"
 if [ -n "$TREE" ]; then
-	progress "$NAME" copy "copying $src_id to a work tree"
-	cp -a "$src/." "$tmp/src"
-	chmod -R u+w "$tmp/src"	# first: only root removes from a read-only folder
-	rm -f "$tmp/src/.kit-verified"
-	sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" >"$tmp/source.listing" ||
-		die 1 "cannot read the copy of TREE=$TREE"
+	# the export's farm where TREE= has the release's files, copies of
+	# TREE='s own (fetch.sh --tree-farm; TREE= is only read), checked
+	# against TREE='s listing, which must still be the one named above
+	progress "$NAME" copy "a work tree of $src_id: $BRANCH's files linked, the tree's own copied"
+	sh "$KIT_ROOT/scripts/fetch.sh" --tree-farm "$BRANCH" "$src" "$tmp/src" >"$tmp/source.listing" ||
+		die 1 "cannot make a work tree of TREE=$TREE (see above)"
 	cmp -s "$src_listing" "$tmp/source.listing" ||
 		die 1 "TREE=$TREE changed while it was copied; run again when nothing writes to it"
 else
@@ -432,10 +432,9 @@ set --
 for p in $host_done; do set -- "$@" "$KIT_ROOT/branches/host/$p.patch"; done
 for p in $sec_names; do set -- "$@" "$sec_dir/$p"; done
 patch_files "$@" >"$tmp/expected-files"
-# (a farm: what still shares its inode with the link source is not hashed
-# again, fetch.sh's link index; a TREE= copy is hashed whole)
-ix_branch=$BRANCH; [ -z "$TREE" ] || ix_branch=
-sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" ${ix_branch:+"$ix_branch"} >"$tmp/work.listing" ||
+# (what still shares its inode with the link source is not hashed again:
+# fetch.sh's link index)
+sh "$KIT_ROOT/scripts/fetch.sh" --listing "$tmp/src" "$BRANCH" >"$tmp/work.listing" ||
 	fail tree "cannot read the work tree"
 # (folders left out: a new file's new folder is that file's change)
 grep -v '^040000 ' "$tmp/source.listing" | LC_ALL=C sort >"$tmp/a"

@@ -17,6 +17,13 @@
 #                                 source (git: the commit's blob ids); a
 #                                 mismatch removes the export
 #   fetch.sh --verify DIR BRANCH  is DIR exactly BRANCH's pinned commit?
+#   fetch.sh --tree-farm BRANCH TREE DEST
+#                                 DEST (new) holds TREE's content: hard
+#                                 links to BRANCH's link source where a
+#                                 file is the export's, copies of TREE's
+#                                 files where not; checked against TREE's
+#                                 listing (read first), which it prints.
+#                                 TREE is only read, never linked
 #   fetch.sh --git-dir BRANCH     a git dir holding BRANCH's pinned commit
 #                                 (KERNEL_GIT's, or the cache's mirror), to
 #                                 read its objects from
@@ -617,6 +624,71 @@ farm_to() {
 	copy_to "$_dest"
 }
 
+# tree_farm_to TREE DEST: DEST holds TREE's content, the export's farm
+# (farm_to) with what TREE has otherwise: a path the export has and TREE
+# lacks, or holds other content or mode, is taken out of DEST; what TREE
+# has that DEST then lacks is copied from TREE (cp -P -p: a link stays a
+# link).  A tree of the era is mostly its release: a work tree then costs
+# the files it changed, not a copy of every byte.  TREE is read twice, by
+# its listing before and through the copies; DEST is checked against that
+# listing (exit 1 naming what differs: TREE changed meanwhile).  A TREE
+# with a special file (a fifo, a device) is copied whole.
+tree_farm_to() {
+	_tree=$1 _dest=$2
+	[ ! -e "$_dest" ] || die 2 "$_dest exists; --tree-farm makes a new folder"
+	_tt=$(mktemp -d)
+	skip_git=1
+	listing "$_tree" >"$_tt/tree" || { rm -rf "$_tt"; die 1 "cannot read every file of $_tree"; }
+	skip_git=0
+	_whole=0
+	if [ "$BR_SOURCE" != git ] || grep -q '^000000 ' "$_tt/tree"; then
+		_whole=1
+	elif ! ( farm_to "$_dest" ) >"$_tt/export" 2>"$_tt/err"; then
+		# no export to link from (the source unreachable, say): the
+		# tree is all there is
+		progress "$BRANCH" copy "no export of $BRANCH to link from ($(sed -n 's/^[^:]*: error: //p' "$_tt/err" | tail -1)); copying $_tree whole"
+		rmtree "$_dest"
+		_whole=1
+	fi
+	if [ $_whole = 1 ]; then
+		mkdir -- "$_dest" && (cd "$_tree" && find . -mindepth 1 -maxdepth 1 ! -name .git -exec cp -a {} "$_dest/" \;) &&
+			find "$_dest" -type d ! -perm -u=w -exec chmod u+w {} + ||
+			{ rmtree "$_dest"; rm -rf "$_tt"; die 1 "cannot copy $_tree to $_dest"; }
+	else
+		# out: what the export has and TREE does not (files and links
+		# first, then folders, deepest first); in: what TREE has and DEST
+		# then lacks (folders first)
+		awk -F'\t' 'FILENAME == ARGV[1] { t[$2] = $1; next } !($2 in t) || t[$2] != $1 { print $1 "\t" $2 }' \
+			"$_tt/tree" "$_tt/export" >"$_tt/out"
+		awk -F'\t' 'FILENAME == ARGV[1] { e[$2] = $1; next } !($2 in e) || e[$2] != $1 { print $1 "\t" $2 }' \
+			"$_tt/export" "$_tt/tree" >"$_tt/in"
+		(
+			cd "$_dest" || exit 1
+			grep -v '^040000 ' "$_tt/out" | cut -f2- | while IFS= read -r _p; do rm -f -- "$_p" || exit 1; done &&
+			grep '^040000 ' "$_tt/out" | cut -f2- | LC_ALL=C sort -r | while IFS= read -r _p; do
+				[ ! -d "$_p" ] || rmdir -- "$_p" 2>/dev/null || rmtree "$_p" || exit 1
+			done &&
+			grep '^040000 ' "$_tt/in" | cut -f2- | while IFS= read -r _p; do
+				rm -f -- "$_p"; mkdir -p -- "$_p" || exit 1
+			done &&
+			grep -v '^040000 ' "$_tt/in" | cut -f2- | while IFS= read -r _p; do
+				rm -f -- "$_p" && cp -P -p -- "$_tree/$_p" "$_p" || exit 1
+			done
+		) || { rmtree "$_dest"; rm -rf "$_tt"; die 1 "cannot make $_dest from $_tree and the export's link source"; }
+		index_in=$KIT_CACHE/src/.links-index.$BR_COMMIT
+	fi
+	skip_git=1
+	listing "$_dest" >"$_tt/have" || { rmtree "$_dest"; rm -rf "$_tt"; die 1 "cannot read $_dest"; }
+	index_in=
+	if ! cmp -s "$_tt/tree" "$_tt/have"; then
+		_w=$(describe_diff "$_tt/tree" "$_tt/have")
+		rmtree "$_dest"; rm -rf "$_tt"
+		die 1 "$_dest is not $_tree ($_w): $_tree changed while it was read; run again when nothing writes to it"
+	fi
+	cat "$_tt/tree"
+	rm -rf "$_tt"
+}
+
 # verify_cached: every file of the cached export against the source.
 verify_cached() {
 	ensure
@@ -681,6 +753,11 @@ case ${1:-} in
 	fi
 	listing "$2"; exit ;;
 --git-dir) mode=git-dir; shift ;;
+--tree-farm)
+	mode=tree-farm; FARM_TREE=${3:?usage: fetch.sh --tree-farm BRANCH TREE DEST}
+	COPY_DEST=${4:?usage: fetch.sh --tree-farm BRANCH TREE DEST}
+	[ -d "$FARM_TREE" ] || die 2 "$FARM_TREE is not a folder"
+	set -- "$2" ;;
 --verify)
 	if [ $# -ge 3 ]; then mode=verify-dir; VERIFY_DIR=$2; shift 2
 	else mode=verify; shift; fi ;;
@@ -695,6 +772,7 @@ fetch) ensure; printf '%s\n' "$export" ;;
 probe) probe ;;
 copy) copy_to "$COPY_DEST" ;;
 farm) farm_to "$COPY_DEST" ;;
+tree-farm) tree_farm_to "$FARM_TREE" "$COPY_DEST" ;;
 verify) verify_cached ;;
 git-dir)
 	[ "$BR_SOURCE" = git ] || die 2 "--git-dir is for git branches; $BRANCH comes from apt"

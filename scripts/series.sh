@@ -79,10 +79,10 @@ if [ -n "${SERIES_TREE:-}" ]; then
 	[ -z "$tree_mode" ] || sh "$KIT_ROOT/scripts/plan-series.sh" "$BRANCH" "$src" "$work/plan" >/dev/null || exit $?
 fi
 if [ -n "$src" ]; then
-	progress "$BRANCH" series "scratch copy of $(basename "$src")"
-	cp -a "$src/." "$work/tree"
-	chmod -R u+w "$work/tree"	# first: only root removes from a read-only folder
-	rm -f "$work/tree/.kit-verified"
+	# the export's farm with the tree's own files copied in (fetch.sh
+	# --tree-farm: the tree is only read)
+	progress "$BRANCH" series "scratch tree of $(basename "$src"): $BRANCH's files linked, the tree's own copied"
+	sh "$KIT_ROOT/scripts/fetch.sh" --tree-farm "$BRANCH" "$src" "$work/tree" >/dev/null || exit $?
 else
 	# a checked tree of the export, made under its lock: a repair running
 	# meanwhile cannot hand us half a tree.  Hard links (fetch.sh --farm):
@@ -90,27 +90,31 @@ else
 	# into one.
 	progress "$BRANCH" series "scratch tree of $BR_COMMIT (hard links)"
 	sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$work/tree" >/dev/null || exit $?
-	# the source repository, for the base commit's objects
-	gd=$(sh "$KIT_ROOT/scripts/fetch.sh" --git-dir "$BRANCH" 2>/dev/null) || gd=
 fi
+# the source repository, for the pinned commit's objects (a tree of its own
+# shares most of them)
+gd=
+[ "$BR_SOURCE" != git ] || gd=$(sh "$KIT_ROOT/scripts/fetch.sh" --git-dir "$BRANCH" 2>/dev/null) || gd=
 # gc.auto=0: a kernel tree is ~25k loose objects, past git's auto-gc limit;
 # a detached background gc would still be writing .git/objects when the
 # EXIT trap removes the scratch copy (seen in CI: rm failed, series.sh exit 1).
 g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false "$@"; }
 g init -q
-if [ -n "${gd:-}" ]; then
-	# The base is the pinned commit itself: its objects read from the
-	# source repository (alternates: read, never written) and its tree
-	# read into the index, then every file's stat data taken (git hashes
-	# each once and stops if one is not the commit's), rather than every
-	# file written into .git as a new object (most of a branch's time)
+if [ -n "$gd" ]; then
+	# The pinned commit's objects read from the source repository
+	# (alternates: read, never written) and its tree read into the index:
+	# "git add" then hashes every file but writes into .git only what the
+	# commit lacks (nothing, for the branch's own tree), rather than every
+	# file as a new object (most of a branch's time)
 	printf '%s\n' "$gd/objects" >"$work/tree/.git/objects/info/alternates"
-	g read-tree "$BR_COMMIT" && g update-index -q --refresh ||
-		die 1 "the scratch tree of $BRANCH is not its pinned commit $BR_COMMIT (git update-index --refresh); run 'fetch.sh --verify $BRANCH'"
+	g read-tree "$BR_COMMIT" || die 1 "git read-tree $BR_COMMIT failed in the scratch tree ($gd)"
+	g add -A -f
+	[ -n "$src" ] || g diff-index --cached --quiet "$BR_COMMIT" ||
+		die 1 "the scratch tree of $BRANCH is not its pinned commit $BR_COMMIT; run 'fetch.sh --verify $BRANCH'"
 else
 	g add -A -f
 fi
-g commit -q -m base
+g commit -q --allow-empty -m base
 mkdir "$work/out"
 
 info() { header_field "$2" "$1" | head -1; }
@@ -135,12 +139,13 @@ where_failed() {
 # base_upto CHANGE: $work/base is the branch's pinned release with every
 # change before CHANGE in series order, as the committed series makes
 # them: the base a TREE='s three-way merges are made against.  Made on
-# first need (a copy of the export: the branch's source must be reachable).
+# first need (a farm of the export: the branch's source must be reachable;
+# patch replaces the files it changes).
 base_applied=
 base_upto() {
 	if [ ! -d "$work/base" ]; then
 		progress "$BRANCH" series "three-way merge base: a copy of $BRANCH's pinned release ($BR_COMMIT)"
-		sh "$KIT_ROOT/scripts/fetch.sh" --copy "$BRANCH" "$work/base" >/dev/null ||
+		sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$work/base" >/dev/null ||
 			die 1 "a three-way merge needs $BRANCH's pinned release as its base, and it could not be copied (see above); set KERNEL_GIT"
 	fi
 	for _c in $all_changes; do

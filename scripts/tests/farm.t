@@ -69,6 +69,30 @@ sh "$kit/scripts/fetch.sh" --verify fake >/dev/null 2>"$tmp/err"; rc=$?
 build e && [ -d "$ls" ] && listing_ok && [ -s "$ix" ] &&
 	t_ok "the next build makes the link source and its index again" || t_fail "made again" "$(tail -3 "$tmp/err")"
 
+# --tree-farm: a tree of one's own as the export's farm plus its own files
+mkdir "$tmp/own" && (cd "$exp" && find . -mindepth 1 -maxdepth 1 ! -name .kit-verified -exec cp -a {} "$tmp/own/" \;) &&
+	find "$tmp/own" -type d -exec chmod u+w {} + && chmod u+w "$tmp/own/fs/exec.c" &&
+	echo '/* the vendor */' >>"$tmp/own/fs/exec.c" && rm -f "$tmp/own/mm/mmap.c" &&
+	mkdir -p "$tmp/own/vendor/x" && echo 'int v;' >"$tmp/own/vendor/x/v.c" && ln -s ../fs/exec.c "$tmp/own/vendor/l"
+sh "$kit/scripts/fetch.sh" --listing "$tmp/own" >"$tmp/own.listing"
+sh "$kit/scripts/fetch.sh" --tree-farm fake "$tmp/own" "$tmp/tf" >"$tmp/tf.out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s "$tmp/tf.out" "$tmp/own.listing" &&
+	sh "$kit/scripts/fetch.sh" --listing "$tmp/tf" | cmp -s - "$tmp/own.listing" &&
+	sh "$kit/scripts/fetch.sh" --listing "$tmp/own" | cmp -s - "$tmp/own.listing" &&
+	[ "$(stat -c %i "$tmp/tf/init/main.c")" = "$(stat -c %i "$ls/init/main.c")" ] &&
+	[ "$(stat -c %i "$tmp/tf/fs/exec.c")" != "$(stat -c %i "$tmp/own/fs/exec.c")" ] &&
+	[ "$(readlink "$tmp/tf/vendor/l")" = ../fs/exec.c ] && listing_ok && [ "$(snap)" = "$before" ] &&
+	t_ok "--tree-farm: the tree's content (a file changed, one removed, a folder and a link added), the export's files linked, the tree's own copied; tree, link source and export as they were" ||
+	t_fail "--tree-farm" "rc=$rc $(cat "$tmp/err")"
+# no export to link from: the tree copied whole, said
+sh "$kit/scripts/fetch.sh" --tree-farm fake "$tmp/own" "$tmp/tf2" >/dev/null 2>"$tmp/err" &&
+	[ "$(stat -c %h "$tmp/tf2/init/main.c")" -gt 1 ] &&
+	KERNEL_GIT=$tmp/nothing-here KIT_CACHE=$tmp/empty-cache sh "$kit/scripts/fetch.sh" --tree-farm fake "$tmp/own" "$tmp/tf3" >"$tmp/tf3.out" 2>"$tmp/err" &&
+	cmp -s "$tmp/tf3.out" "$tmp/own.listing" && grep -q "no export of fake to link from (.*); copying .* whole" "$tmp/err" &&
+	[ "$(stat -c %h "$tmp/tf3/init/main.c")" = 1 ] &&
+	t_ok "--tree-farm with no export to link from: the tree copied whole, said in one line" ||
+	t_fail "--tree-farm, no export" "$(cat "$tmp/err")"
+
 # bad input
 mkdir "$tmp/exists"
 sh "$kit/scripts/fetch.sh" --farm fake "$tmp/exists" >/dev/null 2>"$tmp/err"; rc=$?

@@ -7,9 +7,11 @@
 b=v2.6.32
 need_source "$b" "partly-fixed trees" || { t_done; exit; }
 need_series "$b" "partly-fixed trees" || { t_done; exit; }
-tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
-mk() { # mk NAME ERE: a checked copy of the export with the series patches whose names match, in series order
-	d=$tmp/$1; sh scripts/fetch.sh --copy "$b" "$d" >/dev/null || return 1
+tmp=$(mktemp -d); trap 'rmtree "$tmp"' EXIT
+# mk NAME ERE: a checked tree of the export (a farm: patch replaces the
+# files it changes) with the series patches whose names match, in order
+mk() {
+	d=$tmp/$1; sh scripts/fetch.sh --farm "$b" "$d" >/dev/null || return 1
 	for p in $(grep -E "$2" "backports/$b/series"); do patch -d "$d" -p1 -s -F0 <"backports/$b/$p" || return 1; done
 }
 mk h-only 'ptrace' && out=$(sh scripts/plan-series.sh "$b" "$tmp/h-only" "$tmp/plan-h" 2>&1) && s=$(printf '%s' "$out" | tail -1)
@@ -17,10 +19,10 @@ if [ -r "$s/series" ] && ! grep -q ptrace "$s/series" && [ "$(wc -l <"$s/series"
 	printf '%s' "$out" | grep -q "skip .*ptrace.*already in the tree"; then
 	t_ok "a tree that carries only the ptrace hardening gets every other patch, and is told H was skipped"
 else t_fail "a tree with only H gets the rest" "$out"; fi
-mk a-only '^split-flush_old_exec' && cp -a "$tmp/a-only" "$tmp/a-only.before"
+mk a-only '^split-flush_old_exec' && sh scripts/fetch.sh --listing "$tmp/a-only" "$b" >"$tmp/a-only.before"
 out=$(sh scripts/plan-series.sh "$b" "$tmp/a-only" "$tmp/plan-a" 2>&1); rc=$?
 if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "carries A-split-flush_old_exec but not .*D-fix-split.*stops without touching anything" &&
-	diff -r "$tmp/a-only" "$tmp/a-only.before" >/dev/null; then
+	sh scripts/fetch.sh --listing "$tmp/a-only" "$b" | cmp -s - "$tmp/a-only.before"; then
 	t_ok "a tree with A but not D is refused, naming both, and left untouched"
 else t_fail "a tree with A but not D is refused" "rc=$rc $out"; fi
 mk all '.'

@@ -17,10 +17,11 @@
 b=v2.6.28
 need_source "$b" "a late stable tree ($b with a stable addition at a hunk's anchor)" || { t_done; exit; }
 need_series "$b" "a late stable tree" || { t_done; exit; }
-tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'rmtree "$tmp"' EXIT
 t=$tmp/linux-2.6.28.10
-if ! err=$(sh scripts/fetch.sh --copy "$b" "$t" 2>&1 >/dev/null); then
-	t_fail "a copy of the $b export for the late stable tree" "$err"; t_done; exit
+# a farm of the export: every edit below replaces a file (sed -i, mv)
+if ! err=$(sh scripts/fetch.sh --farm "$b" "$t" 2>&1 >/dev/null); then
+	t_fail "a tree of the $b export for the late stable tree" "$err"; t_done; exit
 fi
 sed -i 's/^EXTRAVERSION =.*/EXTRAVERSION = .10/' "$t/Makefile"
 # after compat_sys_timerfd_gettime's declaration and the blank line that
@@ -48,8 +49,9 @@ awk '
 # the vendor option: out_of_memory() only under CONFIG_OOM_KILLER
 awk '/^void out_of_memory\(/ { print "#ifdef CONFIG_OOM_KILLER"; f = 1 } { print } f && /^}/ { print "#endif"; f = 0 }' \
 	"$t/mm/oom_kill.c" >"$tmp/oom_kill.c" && mv "$tmp/oom_kill.c" "$t/mm/oom_kill.c"
-printf '\nconfig OOM_KILLER\n\tbool "The out-of-memory killer (a vendor option)"\n\tdefault y\n' >>"$t/mm/Kconfig"
-digest() { sh scripts/fetch.sh --listing "$1" | sha256sum | cut -d' ' -f1; }
+{ cat "$t/mm/Kconfig"; printf '\nconfig OOM_KILLER\n\tbool "The out-of-memory killer (a vendor option)"\n\tdefault y\n'; } >"$tmp/Kconfig" &&
+	mv "$tmp/Kconfig" "$t/mm/Kconfig"
+digest() { sh scripts/fetch.sh --listing "$1" "$b" | sha256sum | cut -d' ' -f1; }
 before=$(digest "$t")
 i=$(grep -l '^commit c41d68a513c7' "backports/$b"/*.patch)
 if patch -d "$t" -p1 -F0 --dry-run -s <"$i" >/dev/null 2>&1; then

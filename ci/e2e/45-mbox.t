@@ -18,7 +18,7 @@
 # (upstream-compare.txt, one line per patch in the cover letter).
 . ci/e2e/lib.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e-mbox.XXXXXX")
-trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'rmtree "$tmp"' EXIT
 # The backporter SIGNOFF=1 reads from git config: the test's own identity,
 # given through the environment (it wins over every config file).
 id="Kit E2E Backporter <kit-e2e@localhost>"
@@ -81,8 +81,12 @@ chain_ok() {
 # verified export + quilt push -a, and the same export + git am MBOX.
 trees_equal() {
 	_t=$tmp/tree-$1
-	sh scripts/fetch.sh --copy "$1" "$_t" >/dev/null || return 1
-	g "$_t" init -q && g "$_t" add -A -f && g "$_t" commit -q -m "$1 export" || return 1
+	# a farm of the export (quilt, git reset and git am replace the files
+	# they write), its base the pinned commit read through alternates
+	sh scripts/fetch.sh --farm "$1" "$_t" >/dev/null && _gd=$(sh scripts/fetch.sh --git-dir "$1") || return 1
+	load_branch "$1"
+	g "$_t" init -q && printf '%s\n' "$_gd/objects" >"$_t/.git/objects/info/alternates" &&
+		g "$_t" read-tree "$BR_COMMIT" && g "$_t" add -A -f && g "$_t" commit -q -m "$1 export" || return 1
 	(cd "$_t" && QUILT_PATCHES=$KIT_ROOT/backports/$1 QUILT_PC=$tmp/pc-$1 quilt push -a -q --fuzz=0 >/dev/null) || return 1
 	g "$_t" add -A -f && _q=$(g "$_t" write-tree) && g "$_t" reset -q --hard HEAD || return 1
 	[ -z "$(g "$_t" status --porcelain)" ] || return 1
@@ -167,6 +171,6 @@ for b in ${E2E_BRANCHES:-v2.6.26 v2.6.32}; do
 	else
 		t_fail "$b: git am gives quilt's tree" "the quilt or git am step failed"
 	fi
-	chmod -R u+w "$tmp/tree-$b" && rm -rf "$tmp/tree-$b" "$tmp/pc-$b"
+	rmtree "$tmp/tree-$b" "$tmp/pc-$b"
 done
 t_done

@@ -8,8 +8,8 @@
 #   make verify BRANCH=v2.6.32    VULNERABLE -> SURVIVED, gate pass,
 #                                 under LC_ALL=de_DE.UTF-8 (localedef)
 # Its cache starts with this run's kernels and spatch runs as hard links
-# (cp -al; a full copy where the file systems differ) and a copy of the
-# two exports, so the kernels 20-verify.t built come from the cache and the
+# (cp -al; a full copy where the file systems differ) and the two exports
+# with their link sources linked from root's, so the kernels 20-verify.t built come from the cache and the
 # spatch runs 05-series.t made are served: the test is about who runs, not
 # about building again.  The links are root's files, read only to the
 # user: whatever the user's run does, root's cache is the same after
@@ -34,7 +34,8 @@ user=kitcheck$$
 cleanup() {
 	pkill -KILL -u "$user" 2>/dev/null
 	userdel -f "$user" 2>/dev/null
-	chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"
+	# (folders only: the files linked from root's link source keep their modes)
+	rmtree "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -51,9 +52,20 @@ git clone -q "$KIT_ROOT" "$h/kit" || { t_fail "a clone of the kit for the user";
 # the cache: this run's exports of the two branches, its kernels and spatch
 # runs, linked; directories the user's own (locks and new entries go there)
 link() { cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2"; cp -a "$1" "$2"; }; }
+# (an export and its link source as hard links to root's link source,
+# whose files are read-only and root's: the user's fetch checks every
+# file of the export against its marker, the user's farms use the link
+# index; copies where root has no link source)
 for x in "$b" "$sb"; do
 	load_branch "$x"
-	cp -a "$KIT_CACHE/src/$BR_COMMIT" "$h/cache/src/$BR_COMMIT"
+	e=$KIT_CACHE/src/$BR_COMMIT ls=$KIT_CACHE/src/.links.$BR_COMMIT ix=$KIT_CACHE/src/.links-index.$BR_COMMIT
+	if [ -d "$ls" ] && [ -r "$ix" ] && cp -al "$ls" "$h/cache/src/$BR_COMMIT" 2>/dev/null &&
+		cp -p "$e/.kit-verified" "$h/cache/src/$BR_COMMIT/" && cp -al "$ls" "$h/cache/src/.links.$BR_COMMIT" &&
+		cp -p "$ix" "$h/cache/src/.links-index.$BR_COMMIT"; then :
+	else
+		rm -rf "$h/cache/src/$BR_COMMIT" "$h/cache/src/.links.$BR_COMMIT" "$h/cache/src/.links-index.$BR_COMMIT"
+		cp -a "$e" "$h/cache/src/$BR_COMMIT"
+	fi
 done
 for d in builds spatch; do [ ! -d "$KIT_CACHE/$d" ] || link "$KIT_CACHE/$d" "$h/cache/$d"; done
 find "$h" -type d -exec chown "$user" {} + && chown -R "$user" "$h/kit" ||

@@ -2,9 +2,9 @@
 # The cross matrix (make cross): every patched loader compiles on an
 # architecture that builds it, unpatched and patched, with no new warning,
 # and each patch changed exactly the functions its fix's cross/*.expect names.
-# About 20 minutes a branch cold here (1207 s and 1967 s measured for
-# v2.6.32, the second mostly waiting for the build lock), seconds when
-# every cell comes from the cross cache; make check must stay within CI's
+# Tens of minutes a branch cold (its phase in make check's last line, and
+# make bench's check stage), seconds when every cell comes from the cross
+# cache; make check must stay within CI's
 # budget even cold, so it runs the newest branch by default; CROSS_BRANCHES="v2.6.26 v2.6.32"
 # adds the other end of the range (the IRIX caller, the old header
 # layout), and `make cross-all` runs all seven (docs/results.md has the

@@ -17,8 +17,8 @@
 # that project's own scripts/validate.py and kernel_sec/branch.py too,
 # which need python3-yaml (and html5lib, stood in for when missing: it
 # only reads kernel.org); unset, that case says SKIP with the reason
-# (scripts/records/README.md).  About 80 s (records.sh, 4-5 s a run, runs
-# 15 times).
+# (scripts/records/README.md).  One of the longest unit files: records.sh
+# runs some fifteen times (its time in run-tests.sh's "--- FILE" line).
 cd "$(dirname "$0")/../.." || exit 2
 . ci/tap.sh
 # the machine's STABLE_GIT (its configuration) is not this test's: none,

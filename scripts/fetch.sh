@@ -643,6 +643,10 @@ tree_farm_to() {
 	_whole=0
 	if [ "$BR_SOURCE" != git ] || grep -q '^000000 ' "$_tt/tree"; then
 		_whole=1
+	elif [ ! -d "$KIT_CACHE/src/$BR_COMMIT" ]; then
+		# a tree of one's own needs no source: none is fetched for it
+		progress "$BRANCH" copy "no export of $BRANCH in the cache to link from; copying $_tree whole"
+		_whole=1
 	elif ! ( farm_to "$_dest" ) >"$_tt/export" 2>"$_tt/err"; then
 		# no export to link from (the source unreachable, say): the
 		# tree is all there is

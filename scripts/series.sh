@@ -92,9 +92,12 @@ else
 	sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$work/tree" >/dev/null || exit $?
 fi
 # the source repository, for the pinned commit's objects (a tree of its own
-# shares most of them)
+# shares most of them; for one, nothing is fetched: only where the
+# branch's export is in the cache, and so its commit where it came from)
 gd=
-[ "$BR_SOURCE" != git ] || gd=$(sh "$KIT_ROOT/scripts/fetch.sh" --git-dir "$BRANCH" 2>/dev/null) || gd=
+if [ "$BR_SOURCE" = git ] && { [ -z "$src" ] || [ -d "$KIT_CACHE/src/$BR_COMMIT" ]; }; then
+	gd=$(sh "$KIT_ROOT/scripts/fetch.sh" --git-dir "$BRANCH" 2>/dev/null) || gd=
+fi
 # gc.auto=0: a kernel tree is ~25k loose objects, past git's auto-gc limit;
 # a detached background gc would still be writing .git/objects when the
 # EXIT trap removes the scratch copy (seen in CI: rm failed, series.sh exit 1).

@@ -169,7 +169,7 @@ for s in $stages; do
 			jq --arg b "$ob" --argjson k "$kit_s" --argjson m "$kit_m" \
 				--argjson bare "$bare_s" --arg la "$la" \
 				'.stages.overhead.branches[$b] = {kit_build_seconds: $k, kit_config_make_seconds: $m,
-				   bare_make_seconds: $bare, overhead_seconds: (($k - $bare) * 10 | round) / 10,
+				   bare_make_seconds: $bare, overhead_seconds: ((($k - $bare) * 10 | round) / 10),
 				   ratio: (if $bare > 0 then ($k / $bare * 1000 | round) / 1000 else null end), load_before: $la}
 				 | .stages.overhead.mean_ratio = ([.stages.overhead.branches[].ratio | select(. != null)]
 				     | if length > 0 then (add / length * 1000 | round) / 1000 else null end)' "$res" >"$res.new" &&

@@ -148,7 +148,11 @@ for s in $stages; do
 			# both builds on a warm page cache: the source read once
 			# before either is timed (the first build read it from disk,
 			# the second from memory)
-			_ex=$(sh "$KIT_ROOT/scripts/fetch.sh" "$ob" 2>/dev/null) && find "$_ex/" -type f -exec cat {} + >/dev/null 2>&1 || :
+			# (the files of the farms: the link source, its files shared)
+			load_branch "$ob"
+			sh "$KIT_ROOT/scripts/fetch.sh" --farm "$ob" "$tmp/warm-up" >/dev/null 2>&1 &&
+				find "$tmp/warm-up/" -type f -exec cat {} + >/dev/null 2>&1 || :
+			rmtree "$tmp/warm-up"
 			progress bench overhead "$ob: unpatched build through the kit, build cache off"
 			_t0=$(date +%s.%N)
 			KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$ob" >"$tmp/overhead.log" 2>&1 ||

@@ -465,7 +465,7 @@ if [ -z "$TREE" ]; then
 		for b in $BR_CONFIG_BASE; do cat "$tmp/src/$b"; done
 		cat "$tmp/required.config"
 	} >"$tmp/kit.config"
-	(cd "$tmp/src" && kmake KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
+	(cd "$tmp/src" && kmake -j"$JOBS" KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
 		fail config "make allnoconfig failed"
 else
 	# a tree of its own: its configuration, then the symbols the
@@ -475,7 +475,7 @@ else
 	if [ -n "$tree_config" ]; then
 		cp "$tree_config" "$tmp/src/.config"
 	else
-		(cd "$tmp/src" && kmake defconfig) >>"$log" 2>&1 || fail config "make defconfig failed"
+		(cd "$tmp/src" && kmake -j"$JOBS" defconfig) >>"$log" 2>&1 || fail config "make defconfig failed"
 	fi
 	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$tmp/required.config" |
 		sed 's/.*/^(&=|# & is not set$)/' >"$tmp/required.syms"

@@ -13,7 +13,9 @@ t_start=$(date +%s)
 # One run, one decision on reachability (ci/e2e/lib.sh need_source).
 KIT_RUN_DIR=$(mktemp -d) || exit 1
 export KIT_RUN_DIR
-trap 'rm -rf "$KIT_RUN_DIR"' EXIT
+# (a unit phase run beside the others is stopped with the run)
+trap '[ -z "${unit_pid:-}" ] || kill "$unit_pid" 2>/dev/null; rm -rf "$KIT_RUN_DIR"' EXIT
+trap 'exit 130' INT; trap 'exit 143' TERM
 pass=0 fail=0 skip=0
 # count LOG: add the summary line of a run-tests.sh run to the totals (a
 # run that printed none is one failure, named).

@@ -192,8 +192,12 @@ for s in $stages; do
 		need_cmd git
 		git -C "$KIT_ROOT" rev-parse --verify -q HEAD >/dev/null ||
 			die 2 "bench stage check clones the kit's HEAD; $KIT_ROOT is no git work tree with a commit"
-		clone=$tmp/check/kit ccache=$tmp/check/cache
-		mkdir -p "$tmp/check" "$ccache"
+		# (the cache beside the machine's: its entries then move there by
+		# a rename, never a copy other runs could see half made)
+		clone=$tmp/check/kit
+		mkdir -p "$tmp/check" "$KIT_CACHE" && ccache=$(mktemp -d "$KIT_CACHE/.bench-check.XXXXXX") ||
+			die 1 "bench stage check: cannot make a cache folder in $KIT_CACHE"
+		trap 'rmtree "$tmp" "$ccache"' EXIT
 		git clone -q "$KIT_ROOT" "$clone" || die 1 "bench stage check: cannot clone $KIT_ROOT"
 		for d in src apt git; do
 			[ ! -d "$KIT_CACHE/$d" ] || ln -s "$KIT_CACHE/$d" "$ccache/$d"
@@ -227,9 +231,12 @@ for s in $stages; do
 				_m=$(stat -c %a "$e")
 				chmod u+w "$e" 2>/dev/null
 				mv -n -T "$e" "$KIT_CACHE/$d/${e##*/}" 2>/dev/null || :
-				chmod "$_m" "$KIT_CACHE/$d/${e##*/}" 2>/dev/null || :
+				# (its mode back only where it moved: an entry another
+				# run published meanwhile is that run's)
+				[ -e "$e" ] || chmod "$_m" "$KIT_CACHE/$d/${e##*/}" 2>/dev/null || :
 			done
 		done
+		rmtree "$ccache"
 		progress bench check "${_s}s, exit $_r: ${sum:-no summary line}; log: $OUT/bench-check.log"
 		[ $_r -eq 0 ] || die 1 "bench stage check: make check exit $_r; see $OUT/bench-check.log"
 		;;

@@ -24,9 +24,10 @@
 #                                 files where not; checked against TREE's
 #                                 listing (read first), which it prints.
 #                                 TREE is only read, never linked
-#   fetch.sh --git-dir BRANCH     a git dir holding BRANCH's pinned commit
-#                                 (KERNEL_GIT's, or the cache's mirror), to
-#                                 read its objects from
+#   fetch.sh --git-dir BRANCH     a git dir here holding BRANCH's pinned
+#                                 commit (KERNEL_GIT's path, or the cache's
+#                                 mirror), to read its objects from; never
+#                                 fetches (exit 3 when none holds it)
 #   fetch.sh --listing DIR [BRANCH]  DIR's content: "mode id<TAB>path"
 #                                 lines; with BRANCH, a file still linked
 #                                 to BRANCH's link source is not hashed
@@ -69,9 +70,10 @@ sha() { sha256sum | cut -d' ' -f1; }
 # export has no .git; one that appears in it is a change.  Writes nothing
 # but, with index_out=FILE, the link index of DIR to FILE.
 #
-# A link index ("path<TAB>inode size mtime<TAB>blob id" per file), named by
-# index_in=FILE, spares the hashing where git's own index does: a file
-# whose path, inode, size and mtime are the ones the index holds takes its
+# A link index (a line "link-index 2", then "path<TAB>device inode size
+# mtime<TAB>blob id" per file),
+# named by index_in=FILE, spares the hashing where git's own index does: a
+# file whose path, device, inode, size and mtime are the ones the index holds takes its
 # id from there.  A work tree of hard links to a checked link source is then
 # read in a fraction of a second, and what a patch or a build replaced (a
 # new inode) or wrote into (a new mtime) is hashed.  What it cannot see: a
@@ -91,7 +93,7 @@ listing() {
 		# search for a repository at this folder.
 		GIT_CEILING_DIRECTORIES=$(dirname "$(pwd -P)")
 		export GIT_CEILING_DIRECTORIES
-		find . -mindepth 1 "$@" ! -path ./.kit-verified -printf '%y\t%m\t%P\t%i %s %T@\n' |
+		find . -mindepth 1 "$@" ! -path ./.kit-verified -printf '%y\t%m\t%P\t%D %i %s %T@\n' |
 			LC_ALL=C sort -t "$TAB" -k3,3 >"$_lt/all" || exit 1
 		# the files the index does not vouch for, in order
 		awk -F'\t' -v ix="$_lix" '
@@ -102,7 +104,8 @@ listing() {
 			printf '%s' "$(readlink "$_l")" | git hash-object --stdin
 		done >"$_lt/links" || exit 1
 		awk -F'\t' -v ix="$_lix" -v blobs="$_lt/blobs" -v links="$_lt/links" -v out="${index_out:-/dev/null}" '
-		BEGIN { while ((getline l <ix) > 0) { split(l, a, "\t"); st[a[1]] = a[2]; id[a[1]] = a[3] } }
+		BEGIN { while ((getline l <ix) > 0) { split(l, a, "\t"); st[a[1]] = a[2]; id[a[1]] = a[3] }
+			print "link-index 2" >out }
 		$1 == "f" {
 			if (st[$3] == $4) i = id[$3]; else getline i <blobs
 			print $3 "\t" $4 "\t" i >out
@@ -590,7 +593,7 @@ farm_to() {
 	# the link index: made once, from every file of the link source
 	# hashed and held to the marker (one that is not the export is
 	# removed below); then each farm's check hashes only what changed
-	if [ ! -r "$_ix" ]; then
+	if [ "$(head -1 "$_ix" 2>/dev/null)" != "link-index 2" ]; then
 		marker_listing "$export" >"$_ct/want"
 		index_out=$_ct/index
 		if listing "$_ls" >"$_ct/have" && cmp -s "$_ct/want" "$_ct/have"; then
@@ -615,8 +618,15 @@ farm_to() {
 		rm -rf "$_ct"
 		return 0
 	fi
-	_w=$(if [ $_farm = 1 ]; then describe_diff "$_ct/want" "$_ct/have"; else head -1 "$_ct/err"; fi)
-	warn "the link source $_ls is not the export ($_w): something wrote into a linked file; removing it and copying instead"
+	if [ $_farm = 0 ]; then
+		# no hard link to be made (DEST on another file system, say):
+		# nothing is wrong with the link source; a copy serves
+		progress "$BRANCH" copy "cannot hard-link from $_ls ($(head -1 "$_ct/err")); copying instead"
+		rmtree "$_dest" "$_ct"
+		copy_to "$_dest"
+		return
+	fi
+	warn "the link source $_ls is not the export ($(describe_diff "$_ct/want" "$_ct/have")): something wrote into a linked file; removing it and copying instead"
 	rmtree "$_dest" "$_ct"
 	_bad=$KIT_CACHE/src/.tmp.$key.$$.bad
 	rm -f "$_ix"
@@ -634,8 +644,10 @@ farm_to() {
 # listing (exit 1 naming what differs: TREE changed meanwhile).  A TREE
 # with a special file (a fifo, a device) is copied whole.
 tree_farm_to() {
-	_tree=$1 _dest=$2
-	[ ! -e "$_dest" ] || die 2 "$_dest exists; --tree-farm makes a new folder"
+	[ ! -e "$2" ] || die 2 "$2 exists; --tree-farm makes a new folder"
+	# both absolute: the steps below run in one and name the other
+	_tree=$(cd "$1" && pwd -P) && _dest=$(cd "$(dirname "$2")" && pwd -P)/${2##*/} ||
+		die 2 "cannot enter $1 or the folder of $2"
 	_tt=$(mktemp -d)
 	skip_git=1
 	listing "$_tree" >"$_tt/tree" || { rm -rf "$_tt"; die 1 "cannot read every file of $_tree"; }
@@ -655,7 +667,7 @@ tree_farm_to() {
 		_whole=1
 	fi
 	if [ $_whole = 1 ]; then
-		mkdir -- "$_dest" && (cd "$_tree" && find . -mindepth 1 -maxdepth 1 ! -name .git -exec cp -a {} "$_dest/" \;) &&
+		mkdir -- "$_dest" && (cd "$_tree" && find . -mindepth 1 -maxdepth 1 ! -name .git ! -name .kit-verified -exec cp -a {} "$_dest/" \;) &&
 			find "$_dest" -type d ! -perm -u=w -exec chmod u+w {} + ||
 			{ rmtree "$_dest"; rm -rf "$_tt"; die 1 "cannot copy $_tree to $_dest"; }
 	else
@@ -779,8 +791,13 @@ farm) farm_to "$COPY_DEST" ;;
 tree-farm) tree_farm_to "$FARM_TREE" "$COPY_DEST" ;;
 verify) verify_cached ;;
 git-dir)
+	# what is here already: KERNEL_GIT's path, or the cache's mirror
+	# holding the commit; never a fetch (exit 3 otherwise)
 	[ "$BR_SOURCE" = git ] || die 2 "--git-dir is for git branches; $BRANCH comes from apt"
-	resolve_git_dir ;;
+	if [ "$(source_kind)" = path ]; then local_git_dir
+	elif git --git-dir="$KIT_CACHE/git/mirror.git" cat-file -e "$BR_COMMIT^{commit}" 2>/dev/null; then
+		printf '%s\n' "$KIT_CACHE/git/mirror.git"
+	else die 3 "no git repository here holds $BR_COMMIT ($BRANCH); 'fetch.sh $BRANCH' fetches it"; fi ;;
 verify-dir)
 	[ "$BR_SOURCE" = git ] || die 2 "--verify DIR works on git branches; $BRANCH comes from apt"
 	[ -d "$VERIFY_DIR" ] || die 2 "$VERIFY_DIR is not a folder"

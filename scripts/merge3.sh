@@ -94,8 +94,11 @@ done
 i=0
 for f in $files; do
 	i=$((i + 1))
-	# replaced, never written into (the tree may share its files: a farm)
+	# replaced, never written into (the tree may share its files: a farm),
+	# its mode kept but writable (a farm's shared files are read-only)
+	[ ! -L "$tree/$f" ] || die 1 "merge3.sh: $tree/$f is a symbolic link; merge into the file it names"
 	cat "$tmp/$i.out" >"$tree/$f.merge3.$$" && chmod --reference="$tree/$f" "$tree/$f.merge3.$$" &&
-		mv -f "$tree/$f.merge3.$$" "$tree/$f" || die 1 "merge3.sh: cannot write $tree/$f"
+		chmod u+w "$tree/$f.merge3.$$" && mv -f "$tree/$f.merge3.$$" "$tree/$f" ||
+		{ rm -f "$tree/$f.merge3.$$"; die 1 "merge3.sh: cannot write $tree/$f"; }
 done
 grep -v '	exact$' "$tmp/how" || :

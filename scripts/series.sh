@@ -111,6 +111,10 @@ if [ -n "$gd" ]; then
 	# file as a new object (most of a branch's time)
 	printf '%s\n' "$gd/objects" >"$work/tree/.git/objects/info/alternates"
 	g read-tree "$BR_COMMIT" || die 1 "git read-tree $BR_COMMIT failed in the scratch tree ($gd)"
+	# stat data first: a file the commit has is then not added again
+	# (git add would "freshen" that object's file in the source
+	# repository, a write there)
+	g update-index -q --refresh >/dev/null || :
 	g add -A -f
 	[ -n "$src" ] || g diff-index --cached --quiet "$BR_COMMIT" ||
 		die 1 "the scratch tree of $BRANCH is not its pinned commit $BR_COMMIT; run 'fetch.sh --verify $BRANCH'"
@@ -147,9 +151,9 @@ where_failed() {
 base_applied=
 base_upto() {
 	if [ ! -d "$work/base" ]; then
-		progress "$BRANCH" series "three-way merge base: a copy of $BRANCH's pinned release ($BR_COMMIT)"
+		progress "$BRANCH" series "three-way merge base: $BRANCH's pinned release ($BR_COMMIT), linked"
 		sh "$KIT_ROOT/scripts/fetch.sh" --farm "$BRANCH" "$work/base" >/dev/null ||
-			die 1 "a three-way merge needs $BRANCH's pinned release as its base, and it could not be copied (see above); set KERNEL_GIT"
+			die 1 "a three-way merge needs $BRANCH's pinned release as its base, and no tree of it could be made (see above); set KERNEL_GIT"
 	fi
 	for _c in $all_changes; do
 		[ "$_c" != "$1" ] || break

@@ -55,7 +55,9 @@ link() { cp -al "$1" "$2" 2>/dev/null || { rm -rf "$2"; cp -a "$1" "$2"; }; }
 # (an export and its link source as hard links to root's link source,
 # whose files are read-only and root's: the user's fetch checks every
 # file of the export against its marker, the user's farms use the link
-# index; copies where root has no link source)
+# index; copies where root has no link source.  The user's farms link
+# those same inodes, so its export's stat data move and each of its
+# fetches checks every file again: seconds, against two whole copies)
 for x in "$b" "$sb"; do
 	load_branch "$x"
 	e=$KIT_CACHE/src/$BR_COMMIT ls=$KIT_CACHE/src/.links.$BR_COMMIT ix=$KIT_CACHE/src/.links-index.$BR_COMMIT

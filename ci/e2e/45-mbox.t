@@ -86,7 +86,8 @@ trees_equal() {
 	sh scripts/fetch.sh --farm "$1" "$_t" >/dev/null && _gd=$(sh scripts/fetch.sh --git-dir "$1") || return 1
 	load_branch "$1"
 	g "$_t" init -q && printf '%s\n' "$_gd/objects" >"$_t/.git/objects/info/alternates" &&
-		g "$_t" read-tree "$BR_COMMIT" && g "$_t" add -A -f && g "$_t" commit -q -m "$1 export" || return 1
+		g "$_t" read-tree "$BR_COMMIT" && { g "$_t" update-index -q --refresh >/dev/null || :; } &&
+		g "$_t" add -A -f && g "$_t" commit -q -m "$1 export" || return 1
 	(cd "$_t" && QUILT_PATCHES=$KIT_ROOT/backports/$1 QUILT_PC=$tmp/pc-$1 quilt push -a -q --fuzz=0 >/dev/null) || return 1
 	g "$_t" add -A -f && _q=$(g "$_t" write-tree) && g "$_t" reset -q --hard HEAD || return 1
 	[ -z "$(g "$_t" status --porcelain)" ] || return 1

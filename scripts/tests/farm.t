@@ -49,7 +49,8 @@ build c && [ -d "$ls" ] && listing_ok && [ "$(snap)" = "$before" ] &&
 # the link index: made once from the hashed link source; a farm's check
 # then hashes only what does not share its inode, size and mtime
 ix=$KIT_CACHE/src/.links-index.${exp##*/}
-[ -s "$ix" ] && [ "$(wc -l <"$ix")" = "$(sed '1,/^listing$/d' "$exp/.kit-verified" | grep -c '^100')" ] &&
+[ -s "$ix" ] && [ "$(head -1 "$ix")" = "link-index 2" ] &&
+	[ "$(($(wc -l <"$ix") - 1))" = "$(sed '1,/^listing$/d' "$exp/.kit-verified" | grep -c '^100')" ] &&
 	t_ok "the link index holds a line for every file of the export" || t_fail "link index" "$(ls -l "$ix" 2>&1)"
 # a write that keeps the size and sets the mtime back (touch -r) is what
 # the index cannot see: the next farm takes it; fetch.sh --verify hashes
@@ -84,6 +85,12 @@ sh "$kit/scripts/fetch.sh" --tree-farm fake "$tmp/own" "$tmp/tf" >"$tmp/tf.out" 
 	[ "$(readlink "$tmp/tf/vendor/l")" = ../fs/exec.c ] && listing_ok && [ "$(snap)" = "$before" ] &&
 	t_ok "--tree-farm: the tree's content (a file changed, one removed, a folder and a link added), the export's files linked, the tree's own copied; tree, link source and export as they were" ||
 	t_fail "--tree-farm" "rc=$rc $(cat "$tmp/err")"
+# relative TREE and DEST, from a third folder: the same tree, TREE untouched
+mkdir "$tmp/cwd" && (cd "$tmp/cwd" && sh "$kit/scripts/fetch.sh" --tree-farm fake ../own ../tf-rel >/dev/null 2>"$tmp/err") &&
+	sh "$kit/scripts/fetch.sh" --listing "$tmp/tf-rel" | cmp -s - "$tmp/own.listing" &&
+	sh "$kit/scripts/fetch.sh" --listing "$tmp/own" | cmp -s - "$tmp/own.listing" && [ -z "$(ls -A "$tmp/cwd")" ] &&
+	t_ok "--tree-farm with relative TREE and DEST: the tree's content, TREE untouched" ||
+	t_fail "--tree-farm, relative paths" "$(cat "$tmp/err")"
 # no export to link from: the tree copied whole, said
 sh "$kit/scripts/fetch.sh" --tree-farm fake "$tmp/own" "$tmp/tf2" >/dev/null 2>"$tmp/err" &&
 	[ "$(stat -c %h "$tmp/tf2/init/main.c")" -gt 1 ] &&

@@ -8,11 +8,15 @@
 # rule (a mutant does on purpose); the kit's own series never may.
 #
 # Works on its own tree: $OUT/<name>/<KIND>/src is a farm of hard links to
-# the verified export's link source (fetch.sh --farm; a copy of TREE=), with
+# the verified export's link source (fetch.sh --farm; for TREE=, that farm
+# with copies of the files the tree changed, fetch.sh --tree-farm), with
 # the branch's host-toolchain series applied (and, for KIND=patched, the
 # security series backports/<branch>/).  The tree is made under a temp
 # name and renamed when the build is complete, so a failed build never
-# leaves a half-made output that looks done.
+# leaves a half-made output that looks done.  A kit kernel's .config comes
+# from allnoconfig, or from the configuration cache (KIT_CACHE/configs:
+# the .config allnoconfig made of the same miniconfig and Kconfig files;
+# KIT_CONFIG_CACHE=0 makes it every time).
 #
 # The tree is checked file by file against what its source vouches for
 # (fetch.sh --farm: the export's listing; TREE=: the tree's own listing,
@@ -458,15 +462,42 @@ kmake() {
 	_kx=; [ "$1" != exec ] || { _kx=exec; shift; }
 	$_kx make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"
 }
+config_key= config_hit=false
 if [ -z "$TREE" ]; then
 	# the kit's own kernels: small, from allnoconfig (its reference)
-	progress "$NAME" config "miniconfig: $BR_CONFIG"
 	{
 		for b in $BR_CONFIG_BASE; do cat "$tmp/src/$b"; done
 		cat "$tmp/required.config"
 	} >"$tmp/kit.config"
-	(cd "$tmp/src" && kmake -j"$JOBS" KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
-		fail config "make allnoconfig failed"
+	# The configuration cache: allnoconfig's .config is decided by the
+	# miniconfig, the architecture and the Kconfig language's input (every
+	# Kconfig file, scripts/kconfig/, the top Makefile's version), each
+	# file named by its blob id in the work tree's listing.  A .config
+	# made from the same is taken as the bare "make bzImage" of a
+	# configured tree takes its own: the build's silentoldconfig and
+	# check-config.sh below read it as they read a new one.
+	config_key=$({
+		echo "config 1 $BR_ARCH allnoconfig"
+		cat "$tmp/kit.config"
+		awk -F'\t' '$2 ~ /(^|\/)Kconfig[^\/]*$/ || $2 ~ /^scripts\/kconfig\// || $2 == "Makefile"' "$tmp/work.listing"
+	} | sha256sum | cut -d' ' -f1)
+	config_entry=$KIT_CACHE/configs/$config_key
+	if [ "${KIT_CONFIG_CACHE:-1}" = 1 ] && [ -r "$config_entry/sha256sums" ]; then
+		if (cd "$config_entry" && sha256sum -c --quiet sha256sums >/dev/null 2>&1) && grep -q ' config$' "$config_entry/sha256sums"; then
+			cp "$config_entry/config" "$tmp/src/.config" || fail config "cannot copy $config_entry/config"
+			config_hit=true
+		else
+			warn "[$NAME] the configuration cache entry $config_entry does not match its sha256sums; made again"
+			rmtree "$config_entry"
+		fi
+	fi
+	if [ "$config_hit" = true ]; then
+		progress "$NAME" config "miniconfig: $BR_CONFIG, its .config from the configuration cache (${config_key%"${config_key#????????????}"})"
+	else
+		progress "$NAME" config "miniconfig: $BR_CONFIG"
+		(cd "$tmp/src" && kmake -j"$JOBS" KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
+			fail config "make allnoconfig failed"
+	fi
 else
 	# a tree of its own: its configuration, then the symbols the
 	# verification needs in place of the tree's lines for them, then
@@ -485,6 +516,13 @@ else
 fi
 sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config" ${TREE:+"$tmp/src"} >>"$log" 2>&1 ||
 	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
+# a .config allnoconfig made, checked: kept for the next build of these
+# inputs (published by one rename; a failure to store is no failure)
+if [ -n "$config_key" ] && [ "$config_hit" = false ] && [ "${KIT_CONFIG_CACHE:-1}" = 1 ]; then
+	_ct=$KIT_CACHE/configs/.tmp.$config_key.$$
+	{ mkdir -p "$_ct" && cp "$tmp/src/.config" "$_ct/config" && (cd "$_ct" && sha256sum config >sha256sums) &&
+		chmod -R a-w "$_ct" && mv -T "$_ct" "$config_entry"; } 2>/dev/null || rmtree "$_ct"
+fi
 
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 # where make's own lines start in the log: the first error is looked for
@@ -539,11 +577,13 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg make "$(ver make --version)" --arg perl "$(perl -e 'print $^V')" \
 	--arg stamp "$stamp" --rawfile changed "$bdir/changed-files" \
 	--arg cfrom "$config_from" --rawfile req "$bdir/required.config" \
+	--arg ckey "$config_key" --argjson chit "$config_hit" \
 	'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 	 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 	 | .build[$k] = {status: "ok", seconds: $s, total_seconds: $total, log: $log, bzImage: $img,
 	    config_sha256: $cfg, cflags: $cflags, kit_cc_flags: $ccflags,
-	    config: {from: $cfrom, required_checked: ($req | split("\n")
+	    config: {from: $cfrom, cache: (if $ckey == "" then null else {hit: $chit, key: $ckey} end),
+	      required_checked: ($req | split("\n")
 	      | map(select(test("^CONFIG_[A-Za-z0-9_]*=|^# CONFIG_[A-Za-z0-9_]* is not set$"))))},
 	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp,
 	    host_series_applied: ($applied | split(" ") | map(select(. != ""))),

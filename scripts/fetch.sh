@@ -51,8 +51,10 @@
 # shared.  src/.links.<key> is a git export's link source (farm_to): a copy
 # of it nothing uses but as the place work trees hard-link from;
 # src/.links-index.<key> is its link index: each file's inode, size, mtime
-# and blob id, written once the link source was checked file by file.
-# KERNEL_GIT's repository is only read.
+# and blob id, written once the link source was checked file by file;
+# src/.links-gitindex.<key> is git's index of a farm at the pinned commit
+# (series.sh's: stat data only, the ids come from the commit), removed with
+# the link source.  KERNEL_GIT's repository is only read.
 set -eu
 . "$(dirname "$0")/lib.sh"
 TAB=$(printf '\t')
@@ -78,8 +80,10 @@ sha() { sha256sum | cut -d' ' -f1; }
 # read in a fraction of a second, and what a patch or a build replaced (a
 # new inode) or wrote into (a new mtime) is hashed.  What it cannot see: a
 # write that sets the mtime back (touch -r) and keeps the size; "fetch.sh
-# --verify BRANCH" hashes the link source too.
-skip_git=0 index_in= index_out=
+# --verify BRANCH" hashes the link source too.  With writable_out=FILE, the
+# paths of the files someone may write (a write bit in their mode) go to
+# FILE: in a farm, files shared with its link source.
+skip_git=0 index_in= index_out= writable_out=
 listing() {
 	_lt=$(mktemp -d)
 	if [ "$skip_git" = 1 ]; then set -- "$1" -path ./.git -prune -o; else set -- "$1"; fi
@@ -103,12 +107,14 @@ listing() {
 		awk -F'\t' '$1 == "l" { print $3 }' "$_lt/all" | while IFS= read -r _l; do
 			printf '%s' "$(readlink "$_l")" | git hash-object --stdin
 		done >"$_lt/links" || exit 1
-		awk -F'\t' -v ix="$_lix" -v blobs="$_lt/blobs" -v links="$_lt/links" -v out="${index_out:-/dev/null}" '
+		awk -F'\t' -v ix="$_lix" -v blobs="$_lt/blobs" -v links="$_lt/links" -v out="${index_out:-/dev/null}" \
+			-v wo="${writable_out:-/dev/null}" '
 		BEGIN { while ((getline l <ix) > 0) { split(l, a, "\t"); st[a[1]] = a[2]; id[a[1]] = a[3] }
-			print "link-index 2" >out }
+			print "link-index 2" >out; printf "" >wo }
 		$1 == "f" {
 			if (st[$3] == $4) i = id[$3]; else getline i <blobs
 			print $3 "\t" $4 "\t" i >out
+			if ($2 ~ /[2367]/) print $3 >wo
 			# git keeps one bit: the owner may execute it or not
 			m = substr($2, length($2) - 2, 1)
 			print ((m % 2) ? "100755 " : "100644 ") i "\t" $3; next }
@@ -448,8 +454,12 @@ cleanup() {
 	done
 }
 
-# ensure: make sure a verified export is in the cache; sets $export.
+# ensure [MODE]: make sure a verified export is in the cache; sets $export.
+# MODE (check_export's) is how an export in the cache is checked before it
+# serves: cheap (its stat digest), or marker for a caller that reads only
+# its marker (a farm, held to the marker's listing file by file).
 ensure() {
+	_emode=${1:-cheap}
 	mkdir -p "$KIT_CACHE/src" ||
 		die 1 "cannot create the cache at $KIT_CACHE; set KIT_CACHE to a writable folder"
 	ver=
@@ -474,7 +484,7 @@ ensure() {
 	export=$KIT_CACHE/src/$key
 	lock_export "$key"
 	flock -s 8
-	check_export "$export" "$ver" cheap && return 0
+	check_export "$export" "$ver" "$_emode" && return 0
 	# Missing or changed: only one run makes or repairs it, and no copy
 	# runs meanwhile.  Another run may have done it while we waited.
 	lock_exclusive
@@ -567,15 +577,27 @@ farm_to() {
 	_dest=$1
 	[ ! -e "$_dest" ] || die 2 "$_dest exists; --farm makes a new folder"
 	[ "$BR_SOURCE" = git ] || { copy_to "$_dest"; return; }
-	ensure
+	_ls=$KIT_CACHE/src/.links.$BR_COMMIT _ix=$KIT_CACHE/src/.links-index.$BR_COMMIT
+	# (and git's index of a farm, series.sh's: the stat data of the link
+	# source's files, gone with them)
+	_gx=$KIT_CACHE/src/.links-gitindex.$BR_COMMIT
+	# The export's files are read only to make the link source: once it
+	# and its index are there, the export's marker is all the farm reads
+	# (its listing, which the farm is held to file by file below), and
+	# its stat digest (a walk of every file) is left to the callers that
+	# read the export itself.
+	if [ -d "$_ls" ] && [ "$(head -1 "$_ix" 2>/dev/null)" = "link-index 2" ]; then
+		ensure marker
+	else
+		ensure
+	fi
 	flock -s 8
 	_ct=$(mktemp -d)
 	# (cleanup: a half-made link source, .tmp.<key>.<pid>.links)
 	trap 'set +e; rmtree "$_ct"; cleanup' EXIT
 	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
-	_ls=$KIT_CACHE/src/.links.$key _ix=$KIT_CACHE/src/.links-index.$key
 	if [ ! -d "$_ls" ]; then
-		rm -f "$_ix"
+		rm -f "$_ix" "$_gx"
 		# made aside, published by a rename that replaces nothing (two
 		# runs may make it at once: the second one's goes); sweep()
 		# removes a .tmp.<key>.<pid>.links an interrupted run left
@@ -586,10 +608,6 @@ farm_to() {
 		mv -n -T -- "$_lt" "$_ls" 2>/dev/null || :
 		rmtree "$_lt"
 	fi
-	# read-only files, whatever chmod reached them since: a writer that
-	# opens one in place then fails for a normal user (root is stopped by
-	# the listing check below, on the next farm)
-	find "$_ls" -type f -perm /222 -exec chmod a-w {} + 2>/dev/null || :
 	# the link index: made once, from every file of the link source
 	# hashed and held to the marker (one that is not the export is
 	# removed below); then each farm's check hashes only what changed
@@ -610,10 +628,15 @@ farm_to() {
 	exec 8>&-
 	# the folders only: chmod on a file would change the shared inode
 	find "$_dest" -type d ! -perm -u=w -exec chmod u+w {} +
-	index_in=$_ix
+	index_in=$_ix writable_out=$_ct/writable
 	[ $_farm = 0 ] || listing "$_dest" >"$_ct/have" || _farm=0
-	index_in=
+	index_in= writable_out=
 	if [ $_farm = 1 ] && cmp -s "$_ct/want" "$_ct/have"; then
+		# read-only files, whatever chmod reached them since (through
+		# the farm: the inode is the link source's): a writer that opens
+		# one in place then fails for a normal user (root is stopped by
+		# this listing check, on the next farm)
+		[ ! -s "$_ct/writable" ] || (cd "$_dest" && tr '\n' '\0' <"$_ct/writable" | xargs -0 chmod a-w -- 2>/dev/null) || :
 		cat "$_ct/want"
 		rm -rf "$_ct"
 		return 0
@@ -629,7 +652,7 @@ farm_to() {
 	warn "the link source $_ls is not the export ($(describe_diff "$_ct/want" "$_ct/have")): something wrote into a linked file; removing it and copying instead"
 	rmtree "$_dest" "$_ct"
 	_bad=$KIT_CACHE/src/.tmp.$key.$$.bad
-	rm -f "$_ix"
+	rm -f "$_ix" "$_gx"
 	mv -T -- "$_ls" "$_bad" 2>/dev/null && rmtree "$_bad"
 	copy_to "$_dest"
 }
@@ -729,7 +752,7 @@ verify_cached() {
 				else
 					flock -x 8
 					_w=$(describe_diff "$_vt/want" "$_vt/links")
-					rm -f "$KIT_CACHE/src/.links-index.$BR_COMMIT"
+					rm -f "$KIT_CACHE/src/.links-index.$BR_COMMIT" "$KIT_CACHE/src/.links-gitindex.$BR_COMMIT"
 					mv -T -- "$_ls" "$KIT_CACHE/src/.tmp.$key.$$.bad" 2>/dev/null && rmtree "$KIT_CACHE/src/.tmp.$key.$$.bad"
 					rm -rf "$_vt"
 					die 1 "the link source $_ls was not the export ($_w); removed it: the next build makes it again"

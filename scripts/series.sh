@@ -101,7 +101,10 @@ fi
 # gc.auto=0: a kernel tree is ~25k loose objects, past git's auto-gc limit;
 # a detached background gc would still be writing .git/objects when the
 # EXIT trap removes the scratch copy (seen in CI: rm failed, series.sh exit 1).
-g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false "$@"; }
+# core.trustctime=false: a farm's files are the link source's inodes, and
+# each hard link made to one moves its ctime (git's index of an earlier
+# farm then still holds every other stat field of the file).
+g() { git -C "$work/tree" -c user.name=kit -c user.email=kit@localhost -c core.autocrlf=false -c gc.auto=0 -c maintenance.auto=false -c core.trustctime=false "$@"; }
 g init -q
 if [ -n "$gd" ]; then
 	# The pinned commit's objects read from the source repository
@@ -110,14 +113,29 @@ if [ -n "$gd" ]; then
 	# commit lacks (nothing, for the branch's own tree), rather than every
 	# file as a new object (most of a branch's time)
 	printf '%s\n' "$gd/objects" >"$work/tree/.git/objects/info/alternates"
-	g read-tree "$BR_COMMIT" || die 1 "git read-tree $BR_COMMIT failed in the scratch tree ($gd)"
+	# The stat data of an earlier farm's index (fetch.sh's link source
+	# shares its inodes with every farm): read-tree -m takes each id from
+	# the commit and keeps the stat data of an entry with that id, so the
+	# refresh below hashes only what no earlier farm had (a tree's own
+	# files), not every file.  One that git cannot read is left out.
+	gix=$KIT_CACHE/src/.links-gitindex.$BR_COMMIT
+	{ [ -r "$gix" ] && cp "$gix" "$work/tree/.git/index" && g read-tree -m "$BR_COMMIT" 2>/dev/null; } || {
+		rm -f "$work/tree/.git/index"
+		g read-tree "$BR_COMMIT" || die 1 "git read-tree $BR_COMMIT failed in the scratch tree ($gd)"
+	}
 	# stat data first: a file the commit has is then not added again
 	# (git add would "freshen" that object's file in the source
 	# repository, a write there)
 	g update-index -q --refresh >/dev/null || :
 	g add -A -f
-	[ -n "$src" ] || g diff-index --cached --quiet "$BR_COMMIT" ||
-		die 1 "the scratch tree of $BRANCH is not its pinned commit $BR_COMMIT; run 'fetch.sh --verify $BRANCH'"
+	if [ -z "$src" ]; then
+		g diff-index --cached --quiet "$BR_COMMIT" ||
+			die 1 "the scratch tree of $BRANCH is not its pinned commit $BR_COMMIT; run 'fetch.sh --verify $BRANCH'"
+		# for the next run: kept where the link source is (written aside,
+		# renamed into place; a cache this user cannot write goes without)
+		[ -r "$gix" ] || { cp "$work/tree/.git/index" "$gix.$$" 2>/dev/null && mv -f "$gix.$$" "$gix"; } 2>/dev/null ||
+			rm -f "$gix.$$" 2>/dev/null || :
+	fi
 else
 	g add -A -f
 fi

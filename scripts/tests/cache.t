@@ -22,7 +22,7 @@ src=$KIT_CACHE/src exp=$KIT_CACHE/src/$c
 # only: the export, its link source (fetch.sh farm_to, once a build ran)
 # and lock files, nothing else, nothing nested
 clean_cache() {
-	[ "$(cd "$src" && ls -A | grep -v '\.lock$' | grep -vx "\.links\.$c" | grep -vx "\.links-index\.$c")" = "$c" ] &&
+	[ "$(cd "$src" && ls -A | grep -v '\.lock$' | grep -vx "\.links\.$c" | grep -vx "\.links-index\.$c" | grep -vx "\.links-gitindex\.$c")" = "$c" ] &&
 		[ -z "$(find "$exp" -mindepth 1 -name "$c" -o -mindepth 1 -name '.tmp.*')" ]
 }
 # good: the export has the commit's content and the cache is clean;

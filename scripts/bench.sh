@@ -26,7 +26,12 @@
 #               and host tools are timed, as the kit's allnoconfig is):
 #               the seconds of each (the source read once before, so
 #               that neither build reads it from disk) and their ratio per
-#               branch, and the mean ratio
+#               branch, and the mean ratio.  BENCH_OVERHEAD_RUNS (default
+#               2) pairs per branch, the kit first in odd pairs and the
+#               bare make first in even ones; a figure is the mean of its
+#               runs, each run kept.  The kit's .config comes from its
+#               configuration cache where an earlier build made it (as it
+#               does for a user); each run records whether it did
 #   check       make check (.ci/run, what CI runs) on a fresh clone of the
 #               kit's HEAD with empty build caches: a new KIT_CACHE whose
 #               builds/, cross/ and spatch/ start empty, its sources (src/,
@@ -56,6 +61,8 @@ sb=${BENCH_SERIES_BRANCH:-$(echo "$branches" | tr ' ' '\n' | grep '^v' | tail -1
 obs=${BENCH_OVERHEAD_BRANCHES:-${BENCH_OVERHEAD_BRANCH:-$(for b in $branches; do load_branch "$b"; [ "$BR_SOURCE" != git ] || echo "$b"; done)}}
 check_name BRANCH "$sb"
 for b in $obs; do check_name BRANCH "$b"; load_branch "$b"; done
+oruns=${BENCH_OVERHEAD_RUNS:-2}
+case $oruns in '' | *[!0-9]* | 0*) die 2 "BENCH_OVERHEAD_RUNS='$oruns' is not a positive whole number; set BENCH_OVERHEAD_RUNS=2" ;; esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kit-bench.XXXXXX") || die 1 "cannot make a temp folder"
 trap 'rmtree "$tmp"' EXIT
@@ -91,6 +98,46 @@ stage() {
 		'.stages[$n] = {seconds: $s, exit: $rc, kernels_built: $b, kernels_from_cache: $c,
 		   kernels_up_to_date: $u, kernels_booted: $k, load_before: $la}' "$res" >"$res.new" && mv "$res.new" "$res"
 	progress bench "$_n" "${_s}s: $1 kernels built, $2 from the build cache, $3 up to date; $4 booted (exit $_r)"
+}
+# overhead_kit BRANCH RUN: the kit's unpatched build of BRANCH, build
+# cache off, into $o (kit_s: its seconds; kit_m: its config+make seconds;
+# kit_c: whether its .config came from the configuration cache)
+overhead_kit() {
+	progress bench overhead "$1 ($2): unpatched build through the kit, build cache off"
+	rmtree "$o/$1"
+	_t0=$(date +%s.%N)
+	KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$1" >"$tmp/overhead.log" 2>&1 ||
+		{ cp "$tmp/overhead.log" "$OUT/bench-overhead.log"; die 1 "bench stage overhead: the kit's build of $1 failed; see $OUT/bench-overhead.log"; }
+	kit_s=$(since "$_t0")
+	kit_m=$(jq .build.unpatched.seconds "$o/$1/result.json")
+	kit_c=$(jq '.build.unpatched.config.cache.hit // false' "$o/$1/result.json")
+	cp "$o/$1/unpatched/.config" "$tmp/overhead.config" &&
+		jq -r '.build.unpatched.host_series_applied[]' "$o/$1/result.json" >"$tmp/overhead.host" ||
+		die 1 "bench stage overhead: the kit's build of $1 left no .config or record in $o/$1"
+}
+# overhead_bare BRANCH RUN: a bare make -j bzImage of BRANCH's configured
+# tree: a fresh farm of the same source, the host patches the kit's last
+# build applied and its .config (bare_s: its seconds)
+overhead_bare() {
+	load_branch "$1"
+	# shellcheck disable=SC1090
+	. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
+	progress bench overhead "$1 ($2): the same configured tree, fresh: bare make -j$JOBS bzImage"
+	bare=$o/bare
+	mkdir -p "$o"
+	rmtree "$bare"
+	sh "$KIT_ROOT/scripts/fetch.sh" --farm "$1" "$bare" >/dev/null 2>"$tmp/bare.log" ||
+		{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: no fresh tree of $1; see $OUT/bench-bare.log"; }
+	for p in $(cat "$tmp/overhead.host"); do
+		patch -d "$bare" -p1 -F0 -s <"$KIT_ROOT/branches/host/$p.patch" >>"$tmp/bare.log" 2>&1 ||
+			{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: host patch $p does not apply to a fresh $1; see $OUT/bench-bare.log"; }
+	done
+	cp "$tmp/overhead.config" "$bare/.config"
+	_t0=$(date +%s.%N)
+	(cd "$bare" && make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" -j"$JOBS" bzImage >>"$tmp/bare.log" 2>&1) ||
+		{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: the bare make of $1 failed; see $OUT/bench-bare.log"; }
+	bare_s=$(since "$_t0")
+	rmtree "$bare"
 }
 publish() {
 	atomic_install "$res" "$OUT/bench.json"
@@ -140,11 +187,10 @@ for s in $stages; do
 			mv "$res.new" "$res" && publish
 		;;
 	overhead)
-		jq '.stages.overhead = {branches: {}}' "$res" >"$res.new" && mv "$res.new" "$res"
+		jq --argjson n "$oruns" '.stages.overhead = {branches: {}, runs: $n}' "$res" >"$res.new" && mv "$res.new" "$res"
 		for ob in $obs; do
 			la=$(cut -d' ' -f1-3 /proc/loadavg)
 			o=$tmp/overhead
-			rmtree "$o"
 			# both builds on a warm page cache: the source read once
 			# before either is timed (the first build read it from disk,
 			# the second from memory)
@@ -153,39 +199,36 @@ for s in $stages; do
 			sh "$KIT_ROOT/scripts/fetch.sh" --farm "$ob" "$tmp/warm-up" >/dev/null 2>&1 &&
 				find "$tmp/warm-up/" -type f -exec cat {} + >/dev/null 2>&1 || :
 			rmtree "$tmp/warm-up"
-			progress bench overhead "$ob: unpatched build through the kit, build cache off"
-			_t0=$(date +%s.%N)
-			KIT_BUILD_CACHE=0 OUT=$o sh "$KIT_ROOT/scripts/build.sh" unpatched "$ob" >"$tmp/overhead.log" 2>&1 ||
-				{ cp "$tmp/overhead.log" "$OUT/bench-overhead.log"; die 1 "bench stage overhead: the kit's build of $ob failed; see $OUT/bench-overhead.log"; }
-			kit_s=$(since "$_t0")
-			kit_m=$(jq .build.unpatched.seconds "$o/$ob/result.json")
-			load_branch "$ob"
-			# shellcheck disable=SC1090
-			. "$KIT_ROOT/branches/host/$BR_FLAGS.flags"
-			progress bench overhead "$ob: the same configured tree, fresh: bare make -j$(nproc) bzImage"
-			bare=$o/bare
-			sh "$KIT_ROOT/scripts/fetch.sh" --farm "$ob" "$bare" >/dev/null 2>"$tmp/bare.log" ||
-				{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: no fresh tree of $ob; see $OUT/bench-bare.log"; }
-			for p in $(jq -r '.build.unpatched.host_series_applied[]' "$o/$ob/result.json"); do
-				patch -d "$bare" -p1 -F0 -s <"$KIT_ROOT/branches/host/$p.patch" >>"$tmp/bare.log" 2>&1 ||
-					{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: host patch $p does not apply to a fresh $ob; see $OUT/bench-bare.log"; }
+			# BENCH_OVERHEAD_RUNS pairs, the kit first in odd ones and the
+			# bare make first in even ones (whatever the order costs falls
+			# on both); each figure is the mean of its runs
+			ks= ms= bs= hits=
+			r=0
+			rm -f "$tmp/overhead.config" "$tmp/overhead.host"
+			while [ $r -lt "$oruns" ]; do
+				r=$((r + 1))
+				if [ $((r % 2)) = 1 ]; then
+					overhead_kit "$ob" "$r/$oruns" && overhead_bare "$ob" "$r/$oruns"
+				else
+					overhead_bare "$ob" "$r/$oruns" && overhead_kit "$ob" "$r/$oruns"
+				fi
+				ks="$ks $kit_s" ms="$ms $kit_m" bs="$bs $bare_s" hits="$hits $kit_c"
+				rmtree "$o"
 			done
-			cp "$o/$ob/unpatched/.config" "$bare/.config"
-			_t0=$(date +%s.%N)
-			(cd "$bare" && make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" -j"$(nproc)" bzImage >>"$tmp/bare.log" 2>&1) ||
-				{ cp "$tmp/bare.log" "$OUT/bench-bare.log"; die 1 "bench stage overhead: the bare make of $ob failed; see $OUT/bench-bare.log"; }
-			bare_s=$(since "$_t0")
-			jq --arg b "$ob" --argjson k "$kit_s" --argjson m "$kit_m" \
-				--argjson bare "$bare_s" --arg la "$la" \
-				'.stages.overhead.branches[$b] = {kit_build_seconds: $k, kit_config_make_seconds: $m,
-				   bare_make_seconds: $bare, overhead_seconds: ((($k - $bare) * 10 | round) / 10),
-				   ratio: (if $bare > 0 then ($k / $bare * 1000 | round) / 1000 else null end), load_before: $la}
+			jq --arg b "$ob" --arg k "$ks" --arg m "$ms" --arg bare "$bs" --arg c "$hits" --arg la "$la" \
+				'def nums: split(" ") | map(select(. != "") | tonumber);
+				 def mean: (add / length * 10 | round) / 10;
+				 ($k | nums) as $k | ($m | nums) as $m | ($bare | nums) as $bare
+				 | .stages.overhead.branches[$b] = {kit_build_seconds: ($k | mean), kit_config_make_seconds: ($m | mean),
+				   bare_make_seconds: ($bare | mean), runs: {kit: $k, kit_config_make: $m, bare: $bare,
+				     kit_config_from_cache: ($c | split(" ") | map(select(. != "")))},
+				   overhead_seconds: (((($k | mean) - ($bare | mean)) * 10 | round) / 10),
+				   ratio: (if ($bare | mean) > 0 then (($k | mean) / ($bare | mean) * 1000 | round) / 1000 else null end), load_before: $la}
 				 | .stages.overhead.mean_ratio = ([.stages.overhead.branches[].ratio | select(. != null)]
 				     | if length > 0 then (add / length * 1000 | round) / 1000 else null end)' "$res" >"$res.new" &&
 				mv "$res.new" "$res"
 			publish
-			progress bench overhead "$ob: kit ${kit_s}s (config+make ${kit_m}s), bare make ${bare_s}s"
-			rmtree "$o"
+			progress bench overhead "$ob: kit$ks s (config+make$ms s), bare make$bs s"
 		done
 		;;
 	check)

@@ -127,7 +127,11 @@ else
 	# run (KIT_RUN_SRC), and the series it planned for it (KIT_RUN_PLAN):
 	# the same calls, made once per branch rather than once per kernel
 	src=${KIT_RUN_SRC:-}
-	[ -n "$src" ] && [ -r "$src/.kit-verified" ] || src=$(sh "$KIT_ROOT/scripts/fetch.sh" "$BRANCH") || exit $?
+	# (an unpatched kernel reads the export's marker, not its files: its
+	# tree is a farm held to the marker's listing; a patched one's plan
+	# reads the files)
+	[ -n "$src" ] && [ -r "$src/.kit-verified" ] ||
+		src=$(sh "$KIT_ROOT/scripts/fetch.sh" $([ "$KIND" != unpatched ] || echo --marker) "$BRANCH") || exit $?
 	src_id=$(sed -n '/^listing$/q; s/^commit //p; s/^deb_sha256 /deb:/p' "$src/.kit-verified" | head -1)
 	commit=${BR_COMMIT:-}
 fi

@@ -3,6 +3,11 @@
 #
 #   fetch.sh BRANCH               make sure a verified export of BRANCH is in
 #                                 the cache; print its path
+#   fetch.sh --marker BRANCH      the same, the cached export checked by its
+#                                 marker alone (not its stat digest, a walk
+#                                 of every file): for a caller that reads
+#                                 the marker and not the files (build.sh's
+#                                 unpatched kernels, which build from a farm)
 #   fetch.sh --probe BRANCH       could "fetch.sh BRANCH" get the source from
 #                                 here?  Exports nothing (see probe() for what
 #                                 it can and cannot know)
@@ -781,6 +786,7 @@ verify_cached() {
 mode=fetch
 case ${1:-} in
 --probe) mode=probe; shift ;;
+--marker) mode=marker; shift ;;
 --copy) mode=copy; COPY_DEST=${3:?usage: fetch.sh --copy BRANCH DEST}; set -- "$2" ;;
 --farm) mode=farm; COPY_DEST=${3:?usage: fetch.sh --farm BRANCH DEST}; set -- "$2" ;;
 --listing)
@@ -808,6 +814,7 @@ need_cmd git tar flock
 
 case $mode in
 fetch) ensure; printf '%s\n' "$export" ;;
+marker) ensure marker; printf '%s\n' "$export" ;;
 probe) probe ;;
 copy) copy_to "$COPY_DEST" ;;
 farm) farm_to "$COPY_DEST" ;;

@@ -234,9 +234,9 @@ render() {
 		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end)\(if $v.after then " (after " + $v.after + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.kernels_booted // "-") | \($v.exit) | \($v.load_before) |"),
 		  (.stages.overhead // empty
 		   | if .branches then
-		       "", "Overhead: the kit'"'"'s whole unpatched build (cache off) against a bare make -j bzImage of the same configured tree (a fresh tree of the same source and host patches, the kit'"'"'s .config, nothing built), per branch; mean ratio \(.mean_ratio // "-").",
-		       "", "| branch | kit, whole build (s) | kit, config+make (s) | bare make (s) | ratio | load before |", "|---|---|---|---|---|---|",
-		       (.branches | to_entries[] | "| \(.key) | \(.value.kit_build_seconds) | \(.value.kit_config_make_seconds) | \(.value.bare_make_seconds) | \(.value.ratio // "-") | \(.value.load_before) |")
+		       "", "Overhead: the kit'"'"'s whole unpatched build (build cache off) against a bare make -j bzImage of the same configured tree (a fresh tree of the same source and host patches, the kit'"'"'s .config, nothing built), per branch\(if .runs then ", each the mean of \(.runs) runs (the kit first in odd ones, the bare make in even ones)" else "" end); mean ratio \(.mean_ratio // "-").",
+		       "", "| branch | kit, whole build (s) | kit, config+make (s) | bare make (s) | ratio | kit runs (s) | bare runs (s) | kit .config from the configuration cache | load before |", "|---|---|---|---|---|---|---|---|---|",
+		       (.branches | to_entries[] | "| \(.key) | \(.value.kit_build_seconds) | \(.value.kit_config_make_seconds) | \(.value.bare_make_seconds) | \(.value.ratio // "-") | \(.value.runs.kit // [] | map(tostring) | join(", ")) | \(.value.runs.bare // [] | map(tostring) | join(", ")) | \(.value.runs.kit_config_from_cache // [] | join(", ")) | \(.value.load_before) |")
 		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end),
 		  (.stages.check // empty
 		   | "", "make check on a fresh clone of kit \(.kit_commit[0:12]), build caches \(.caches): \(.seconds) s, exit \(.exit); \(if .summary == "" then "no summary line" else .summary end); load before \(.load_before).",

@@ -100,6 +100,23 @@ sh "$kit/scripts/fetch.sh" --tree-farm fake "$tmp/own" "$tmp/tf2" >/dev/null 2>"
 	t_ok "--tree-farm with no export to link from: the tree copied whole, said in one line" ||
 	t_fail "--tree-farm, no export" "$(cat "$tmp/err")"
 
+# a file of the link source made writable (chmod through a farm, say): the
+# next farm's own listing walk finds it and makes it read-only again
+chmod u+w "$ls/mm/mmap.c"
+sh "$kit/scripts/fetch.sh" --farm fake "$tmp/fw" >/dev/null 2>"$tmp/err" &&
+	[ -z "$(find "$ls" -type f -perm /222)" ] && listing_ok &&
+	t_ok "a link source file made writable: read-only again after the next farm" ||
+	t_fail "writable link source file" "$(find "$ls" -type f -perm /222 | head -3) $(cat "$tmp/err")"
+
+# --marker: the export by its marker alone (a farm's caller); a marker
+# that does not vouch for it is refused there as everywhere: made again
+m1=$(sh "$kit/scripts/fetch.sh" --marker fake 2>"$tmp/err") && [ "$m1" = "$exp" ] &&
+	t_ok "--marker prints the export's path, as a plain fetch does" || t_fail "--marker" "$m1 $(cat "$tmp/err")"
+chmod u+w "$exp" "$exp/.kit-verified" && echo '100644 0000000000000000000000000000000000000000	extra' >>"$exp/.kit-verified"
+m2=$(sh "$kit/scripts/fetch.sh" --marker fake 2>"$tmp/err") && [ "$m2" = "$exp" ] &&
+	! grep -q extra "$exp/.kit-verified" && grep -q "marker is damaged" "$tmp/err" &&
+	t_ok "--marker with a damaged marker: said, the export made again" || t_fail "--marker, damaged marker" "$m2 $(cat "$tmp/err")"
+
 # bad input
 mkdir "$tmp/exists"
 sh "$kit/scripts/fetch.sh" --farm fake "$tmp/exists" >/dev/null 2>"$tmp/err"; rc=$?

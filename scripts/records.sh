@@ -282,6 +282,8 @@ done
 # event.  Its repo: the source's URL when STABLE_GIT gives one, else
 # kernel.org's linux-stable, whose ids every clone of it keeps.
 STABLE_REPO_DEFAULT=https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git
+# every id asked below, searched for in one walk per source (stable-src.sh)
+STABLE_IDS=$(for cve in $fixes; do jq -r '.[] | select(.role == "fix") | .upstream' "$work/changes.$cve.json"; done | sort -u | tr '\n' ' ')
 for cve in $fixes; do
 	jq -r '.[] | select(.role == "fix") | "\(.letter) \(.upstream)"' "$work/changes.$cve.json" |
 	while read -r _l _u; do

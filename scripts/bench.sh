@@ -34,7 +34,7 @@
 #               does for a user); each run records whether it did
 #   check       make check (.ci/run, what CI runs) on a fresh clone of the
 #               kit's HEAD with empty build caches: a new KIT_CACHE whose
-#               builds/, cross/ and spatch/ start empty, its sources (src/,
+#               builds/, configs/, cross/ and spatch/ start empty, its sources (src/,
 #               apt/, git/) the machine's (fetching is not building), the
 #               machine's build lock; its seconds, its phases (from its own
 #               "make check took" line) and its summary.  The entries it made
@@ -261,12 +261,12 @@ for s in $stages; do
 		jq --argjson s "$_s" --argjson rc "$_r" --arg la "$la" --arg took "$took" --arg sum "$sum" \
 			--arg commit "$(git -C "$clone" rev-parse HEAD)" --argjson ph "${phases:-null}" \
 			'.stages.check = {seconds: $s, exit: $rc, kit_commit: $commit, took_line: $took, summary: $sum,
-			   phases: $ph, caches: "empty: builds, cross, spatch (sources: the machine'"'"'s)", load_before: $la}' \
+			   phases: $ph, caches: "empty: builds, configs, cross, spatch (sources: the machine'"'"'s)", load_before: $la}' \
 			"$res" >"$res.new" && mv "$res.new" "$res"
 		publish
 		# what it built, into the machine's cache where the key is absent
 		# (an entry is a folder published whole: moved by one rename)
-		for d in builds cross spatch; do
+		for d in builds configs cross spatch; do
 			[ -d "$ccache/$d" ] || continue
 			mkdir -p "$KIT_CACHE/$d"
 			for e in "$ccache/$d"/*; do

@@ -7,7 +7,10 @@
 # Stages (BENCH_STAGES, default all five, in this order):
 #   cold        verify-all into a new output root with an empty build cache
 #               (the verified source exports are reused: fetching is not
-#               building; `fetch.sh` times are in its own progress lines)
+#               building; `fetch.sh` times are in its own progress lines);
+#               its seconds against the sum of what the compiler and QEMU
+#               took in it: each kernel's config+make seconds and each
+#               boot's seconds, as its records say (ratio_to_make_and_boots)
 #   warm        verify-all again, nothing changed (without cold before it,
 #               an untimed verify-all first fills the output root from the
 #               machine's own build cache, building what it lacks: the
@@ -98,6 +101,16 @@ stage() {
 		'.stages[$n] = {seconds: $s, exit: $rc, kernels_built: $b, kernels_from_cache: $c,
 		   kernels_up_to_date: $u, kernels_booted: $k, load_before: $la}' "$res" >"$res.new" && mv "$res.new" "$res"
 	progress bench "$_n" "${_s}s: $1 kernels built, $2 from the build cache, $3 up to date; $4 booted (exit $_r)"
+	# what of it the compiler and QEMU took: each kernel built here, its
+	# config+make seconds (build.sh's own), and each boot's seconds, from
+	# the run's records; the stage against their sum
+	[ "$1" -gt 0 ] || return 0
+	cat "$bout"/*/result.json 2>/dev/null | jq -s --arg n "$_n" --slurpfile r "$res" '
+		([.[] | .build // {} | .[] | select((.cache.hit // false) == false and (.up_to_date // false) == false) | .seconds // 0] | add // 0) as $m
+		| ([.[] | .boots // {} | .[] | .seconds // 0] | add // 0) as $bt
+		| $r[0] | .stages[$n] += {make_seconds: $m, boot_seconds: (($bt * 10 | round) / 10),
+		    ratio_to_make_and_boots: (if ($m + $bt) > 0 then (.stages[$n].seconds / ($m + $bt) * 1000 | round) / 1000 else null end)}' \
+		>"$res.new" && mv "$res.new" "$res" || rm -f "$res.new"
 }
 # overhead_kit BRANCH RUN: the kit's unpatched build of BRANCH, build
 # cache off, into $o (kit_s: its seconds; kit_m: its config+make seconds;

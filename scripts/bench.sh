@@ -35,6 +35,8 @@
 #               runs, each run kept.  The kit's .config comes from its
 #               configuration cache where an earlier build made it (as it
 #               does for a user); each run records whether it did
+#   check-warm  the same with the machine's KIT_CACHE as it is (after a
+#               check stage: the entries that stage made): a warm make check
 #   check       make check (.ci/run, what CI runs) on a fresh clone of the
 #               kit's HEAD with empty build caches: a new KIT_CACHE whose
 #               builds/, configs/, cross/ and spatch/ start empty, its sources (src/,
@@ -54,8 +56,8 @@ set -u
 need_cmd jq
 stages=${BENCH_STAGES:-cold warm one-series overhead check}
 for s in $stages; do
-	case $s in cold | warm | one-series | overhead | check) ;;
-	*) die 2 "BENCH_STAGES names '$s'; the stages are: cold warm one-series overhead check" ;;
+	case $s in cold | warm | one-series | overhead | check | check-warm) ;;
+	*) die 2 "BENCH_STAGES names '$s'; the stages are: cold warm one-series overhead check check-warm" ;;
 	esac
 done
 branches=${BENCH_BRANCHES:-$(list_branches)}
@@ -104,13 +106,46 @@ stage() {
 	# what of it the compiler and QEMU took: each kernel built here, its
 	# config+make seconds (build.sh's own), and each boot's seconds, from
 	# the run's records; the stage against their sum
-	[ "$1" -gt 0 ] || return 0
+	[ "$_n" = cold ] && [ "$1" -gt 0 ] || return 0
 	cat "$bout"/*/result.json 2>/dev/null | jq -s --arg n "$_n" --slurpfile r "$res" '
 		([.[] | .build // {} | .[] | select((.cache.hit // false) == false and (.up_to_date // false) == false) | .seconds // 0] | add // 0) as $m
 		| ([.[] | .boots // {} | .[] | .seconds // 0] | add // 0) as $bt
 		| $r[0] | .stages[$n] += {make_seconds: $m, boot_seconds: (($bt * 10 | round) / 10),
 		    ratio_to_make_and_boots: (if ($m + $bt) > 0 then (.stages[$n].seconds / ($m + $bt) * 1000 | round) / 1000 else null end)}' \
 		>"$res.new" && mv "$res.new" "$res" || rm -f "$res.new"
+}
+# check_run STAGE CACHE WHAT: make check (.ci/run, what CI runs) on a
+# fresh clone of the kit's HEAD with KIT_CACHE=CACHE (WHAT says which):
+# its seconds, exit, phases (its own "make check took" line) and summary
+# into .stages[STAGE]; its log in $OUT/bench-STAGE.log
+check_run() {
+	need_cmd git
+	git -C "$KIT_ROOT" rev-parse --verify -q HEAD >/dev/null ||
+		die 2 "bench stage $1 clones the kit's HEAD; $KIT_ROOT is no git work tree with a commit"
+	_clone=$tmp/$1/kit
+	rmtree "$tmp/$1"
+	mkdir -p "$tmp/$1" && git clone -q "$KIT_ROOT" "$_clone" || die 1 "bench stage $1: cannot clone $KIT_ROOT"
+	la=$(cut -d' ' -f1-3 /proc/loadavg)
+	progress bench "$1" "make check on a fresh clone of $(git -C "$_clone" rev-parse --short HEAD), build caches $3"
+	_t0=$(date +%s)
+	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK sh .ci/run) >"$tmp/$1.log" 2>&1
+	_r=$?
+	_s=$(($(date +%s) - _t0))
+	cp "$tmp/$1.log" "$OUT/bench-$1.log"
+	# "make check took N s (phases: unit 375 s, trees 250 s, ...)"
+	_took=$(grep '^make check took ' "$tmp/$1.log" | tail -1)
+	_sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/$1.log" | tail -1)
+	_ph=$(printf '%s\n' "$_took" | sed -n 's/.*(phases: \(.*\))$/\1/p' | tr ',' '\n' |
+		sed -n 's/^ *\([^ ]*\) \([0-9]*\) s$/\1 \2/p' |
+		jq -R -s 'split("\n") | map(select(. != "") | split(" ") | {key: .[0], value: (.[1] | tonumber)}) | from_entries')
+	jq --arg n "$1" --argjson s "$_s" --argjson rc "$_r" --arg la "$la" --arg took "$_took" --arg sum "$_sum" \
+		--arg commit "$(git -C "$_clone" rev-parse HEAD)" --argjson ph "${_ph:-null}" --arg c "$3" \
+		'.stages[$n] = {seconds: $s, exit: $rc, kit_commit: $commit, took_line: $took, summary: $sum,
+		   phases: $ph, caches: $c, load_before: $la}' \
+		"$res" >"$res.new" && mv "$res.new" "$res"
+	publish
+	rmtree "$tmp/$1"
+	progress bench "$1" "${_s}s, exit $_r: ${_sum:-no summary line}; log: $OUT/bench-$1.log"
 }
 # overhead_kit BRANCH RUN: the kit's unpatched build of BRANCH, build
 # cache off, into $o (kit_s: its seconds; kit_m: its config+make seconds;
@@ -124,7 +159,7 @@ overhead_kit() {
 	kit_s=$(since "$_t0")
 	kit_m=$(jq .build.unpatched.seconds "$o/$1/result.json")
 	kit_c=$(jq '.build.unpatched.config.cache.hit // false' "$o/$1/result.json")
-	cp "$o/$1/unpatched/.config" "$tmp/overhead.config" &&
+	rm -f "$tmp/overhead.config" && cp "$o/$1/unpatched/.config" "$tmp/overhead.config" &&
 		jq -r '.build.unpatched.host_series_applied[]' "$o/$1/result.json" >"$tmp/overhead.host" ||
 		die 1 "bench stage overhead: the kit's build of $1 left no .config or record in $o/$1"
 }
@@ -245,38 +280,15 @@ for s in $stages; do
 		done
 		;;
 	check)
-		need_cmd git
-		git -C "$KIT_ROOT" rev-parse --verify -q HEAD >/dev/null ||
-			die 2 "bench stage check clones the kit's HEAD; $KIT_ROOT is no git work tree with a commit"
 		# (the cache beside the machine's: its entries then move there by
 		# a rename, never a copy other runs could see half made)
-		clone=$tmp/check/kit
-		mkdir -p "$tmp/check" "$KIT_CACHE" && ccache=$(mktemp -d "$KIT_CACHE/.bench-check.XXXXXX") ||
+		mkdir -p "$KIT_CACHE" && ccache=$(mktemp -d "$KIT_CACHE/.bench-check.XXXXXX") ||
 			die 1 "bench stage check: cannot make a cache folder in $KIT_CACHE"
 		trap 'rmtree "$tmp" "$ccache"' EXIT
-		git clone -q "$KIT_ROOT" "$clone" || die 1 "bench stage check: cannot clone $KIT_ROOT"
 		for d in src apt git; do
 			[ ! -d "$KIT_CACHE/$d" ] || ln -s "$KIT_CACHE/$d" "$ccache/$d"
 		done
-		la=$(cut -d' ' -f1-3 /proc/loadavg)
-		progress bench check "make check on a fresh clone of $(git -C "$clone" rev-parse --short HEAD), build caches empty ($ccache)"
-		_t0=$(date +%s)
-		(cd "$clone" && KIT_CACHE=$ccache KIT_LOCK=$KIT_LOCK sh .ci/run) >"$tmp/check.log" 2>&1
-		_r=$?
-		_s=$(($(date +%s) - _t0))
-		cp "$tmp/check.log" "$OUT/bench-check.log"
-		# "make check took N s (phases: unit 375 s, trees 250 s, ...)"
-		took=$(grep '^make check took ' "$tmp/check.log" | tail -1)
-		sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/check.log" | tail -1)
-		phases=$(printf '%s\n' "$took" | sed -n 's/.*(phases: \(.*\))$/\1/p' | tr ',' '\n' |
-			sed -n 's/^ *\([^ ]*\) \([0-9]*\) s$/\1 \2/p' |
-			jq -R -s 'split("\n") | map(select(. != "") | split(" ") | {key: .[0], value: (.[1] | tonumber)}) | from_entries')
-		jq --argjson s "$_s" --argjson rc "$_r" --arg la "$la" --arg took "$took" --arg sum "$sum" \
-			--arg commit "$(git -C "$clone" rev-parse HEAD)" --argjson ph "${phases:-null}" \
-			'.stages.check = {seconds: $s, exit: $rc, kit_commit: $commit, took_line: $took, summary: $sum,
-			   phases: $ph, caches: "empty: builds, configs, cross, spatch (sources: the machine'"'"'s)", load_before: $la}' \
-			"$res" >"$res.new" && mv "$res.new" "$res"
-		publish
+		check_run check "$ccache" "empty: builds, configs, cross, spatch (sources: the machine's)"
 		# what it built, into the machine's cache where the key is absent
 		# (an entry is a folder published whole: moved by one rename)
 		for d in builds configs cross spatch; do
@@ -293,8 +305,11 @@ for s in $stages; do
 			done
 		done
 		rmtree "$ccache"
-		progress bench check "${_s}s, exit $_r: ${sum:-no summary line}; log: $OUT/bench-check.log"
 		[ $_r -eq 0 ] || die 1 "bench stage check: make check exit $_r; see $OUT/bench-check.log"
+		;;
+	check-warm)
+		check_run check-warm "$KIT_CACHE" "the machine's (as an earlier make check or check stage left them)"
+		[ $_r -eq 0 ] || die 1 "bench stage check-warm: make check exit $_r; see $OUT/bench-check-warm.log"
 		;;
 	esac
 done

@@ -474,21 +474,32 @@ if [ -z "$TREE" ]; then
 		cat "$tmp/required.config"
 	} >"$tmp/kit.config"
 	# The configuration cache: allnoconfig's .config is decided by the
-	# miniconfig, the architecture and the Kconfig language's input (every
-	# Kconfig file, scripts/kconfig/, the top Makefile's version), each
-	# file named by its blob id in the work tree's listing.  A .config
-	# made from the same is taken as the bare "make bzImage" of a
-	# configured tree takes its own: the build's silentoldconfig and
-	# check-config.sh below read it as they read a new one.
+	# miniconfig, the architecture and what Kconfig reads: every Kconfig
+	# file, everything under scripts/ (kconfig itself, and the helpers a
+	# later Kconfig runs: cc-version.sh, Kconfig.include's cc-option...),
+	# the top Makefile (the version), each file named by its blob id in
+	# the work tree's listing; and the compiler it asks (CC with the
+	# kit's flags, the versions of gcc, binutils, make, and pahole and
+	# rustc where present).  A .config made from the same is taken as the
+	# bare "make bzImage" of a configured tree takes its own: the build's
+	# silentoldconfig (syncconfig) and check-config.sh below read it as
+	# they read a new one.
 	config_key=$({
-		echo "config 1 $BR_ARCH allnoconfig"
+		echo "config 2 $BR_ARCH allnoconfig CC=gcc $KIT_CC_FLAGS"
+		ver gcc --version; ver ld --version; ver as --version; ver make --version
+		ver pahole --version; ver rustc --version
 		cat "$tmp/kit.config"
-		awk -F'\t' '$2 ~ /(^|\/)Kconfig[^\/]*$/ || $2 ~ /^scripts\/kconfig\// || $2 == "Makefile"' "$tmp/work.listing"
+		awk -F'\t' '$2 ~ /(^|\/)Kconfig[^\/]*$/ || $2 ~ /^scripts\// || $2 == "Makefile"' "$tmp/work.listing"
 	} | sha256sum | cut -d' ' -f1)
 	config_entry=$KIT_CACHE/configs/$config_key
+	# what an interrupted store left (its pid is the name's last part)
+	for _o in "$KIT_CACHE/configs"/.tmp.*; do
+		[ -e "$_o" ] && ! kill -0 "${_o##*.}" 2>/dev/null && rmtree "$_o"
+	done
 	if [ "${KIT_CONFIG_CACHE:-1}" = 1 ] && [ -r "$config_entry/sha256sums" ]; then
 		if (cd "$config_entry" && sha256sum -c --quiet sha256sums >/dev/null 2>&1) && grep -q ' config$' "$config_entry/sha256sums"; then
-			cp "$config_entry/config" "$tmp/src/.config" || fail config "cannot copy $config_entry/config"
+			# (a new file of the user's mode: the entry's is read-only)
+			cat "$config_entry/config" >"$tmp/src/.config" || fail config "cannot copy $config_entry/config"
 			config_hit=true
 		else
 			warn "[$NAME] the configuration cache entry $config_entry does not match its sha256sums; made again"

@@ -227,10 +227,10 @@ render() {
 	if [ -r "$b" ]; then
 		jq -e .stages "$b" >/dev/null 2>&1 || die 1 "$b is not a bench record; run make bench again"
 		jq -r '"Measured \(.measured_at) by kit \(.kit) on \(.machine.cores) cores (\(.machine.cpu)), \(.machine.memory_mib) MiB, host kernel \(.machine.host_kernel); branches: \(.branches | join(" ")).",
-		  (if [.stages | keys[] | select(. != "overhead" and . != "check")] == [] then empty else
+		  (if [.stages | keys[] | select(. != "overhead" and . != "check" and . != "check-warm")] == [] then empty else
 		   "", "| stage | seconds | kernels built | from the build cache | up to date | booted | exit | load before |",
 		   "|---|---|---|---|---|---|---|---|" end),
-		  (.stages | to_entries[] | select(.key != "overhead" and .key != "check") | .value as $v
+		  (.stages | to_entries[] | select(.key != "overhead" and .key != "check" and .key != "check-warm") | .value as $v
 		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end)\(if $v.after then " (after " + $v.after + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.kernels_booted // "-") | \($v.exit) | \($v.load_before) |"),
 		  (.stages | to_entries[] | select(.value.ratio_to_make_and_boots != null) | .value as $v
 		   | "", "\(.key): \($v.seconds) s against the \($v.make_seconds) s its kernels'"'"' config+make took and the \($v.boot_seconds) s of its boots: \($v.ratio_to_make_and_boots) times their sum."),
@@ -240,7 +240,7 @@ render() {
 		       "", "| branch | kit, whole build (s) | kit, config+make (s) | bare make (s) | ratio | kit runs (s) | bare runs (s) | kit .config from the configuration cache | load before |", "|---|---|---|---|---|---|---|---|---|",
 		       (.branches | to_entries[] | "| \(.key) | \(.value.kit_build_seconds) | \(.value.kit_config_make_seconds) | \(.value.bare_make_seconds) | \(.value.ratio // "-") | \(.value.runs.kit // [] | map(tostring) | join(", ")) | \(.value.runs.bare // [] | map(tostring) | join(", ")) | \(.value.runs.kit_config_from_cache // [] | join(", ")) | \(.value.load_before) |")
 		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end),
-		  (.stages.check // empty
+		  (.stages | to_entries[] | select(.key == "check" or .key == "check-warm") | .value
 		   | "", "make check on a fresh clone of kit \(.kit_commit[0:12]), build caches \(.caches): \(.seconds) s, exit \(.exit); \(if .summary == "" then "no summary line" else .summary end); load before \(.load_before).",
 		     (if .phases then "", "Its phases (the unit phase ran beside the others where its line says so: then they add up to more than the whole):",
 		       "", "| phase | seconds |", "|---|---|", (.phases | to_entries[] | "| \(.key) | \(.value) |") else empty end))' "$b"

@@ -117,7 +117,11 @@ if [ -n "$gd" ]; then
 	# shares its inodes with every farm): read-tree -m takes each id from
 	# the commit and keeps the stat data of an entry with that id, so the
 	# refresh below hashes only what no earlier farm had (a tree's own
-	# files), not every file.  One that git cannot read is left out.
+	# files), not every file.  One that git cannot read is left out.  The
+	# check below then trusts stat data as the farm's own check did just
+	# before (fetch.sh's link index; a write that keeps size and mtime is
+	# for "fetch.sh --verify", which removes the link source and this
+	# index with it).
 	gix=$KIT_CACHE/src/.links-gitindex.$BR_COMMIT
 	{ [ -r "$gix" ] && cp "$gix" "$work/tree/.git/index" && g read-tree -m "$BR_COMMIT" 2>/dev/null; } || {
 		rm -f "$work/tree/.git/index"

@@ -56,12 +56,15 @@ first_release() {
 	[ -e "$_rl" ] ||
 		git --git-dir="$1" log --all -E --grep='^Linux [0-9]+(\.[0-9]+)+$' --format='%H %ct %s' 2>/dev/null |
 		awk 'NF == 4 && $3 == "Linux" && $4 ~ /^[0-9]+(\.[0-9]+)+$/ { print "v" $4, $1, $2 }' | sort -V -k1,1 >"$_rl"
-	# the commits that descend from it (one walk of what its refs have
-	# and it has not: on a stable line, the commits after it), and of
-	# those the release commits, the oldest version first
-	git --git-dir="$1" cat-file -e "$2^{commit}" 2>/dev/null || return 0
-	git --git-dir="$1" rev-list --ancestry-path --all --not "$2" 2>/dev/null |
-		awk 'FILENAME == "-" { d[$1] = 1; next } ($2 in d) { print $1 " release-commit"; exit }' - "$_rl"
+	# a release committed before the commit cannot contain it: not asked
+	# (each such question walks the history down to it)
+	_ct=$(git --git-dir="$1" show -s --format=%ct "$2" 2>/dev/null) || return 0
+	while read -r _v _h _rt; do
+		[ "$_rt" -ge "$_ct" ] || continue
+		if git --git-dir="$1" merge-base --is-ancestor "$2" "$_h" 2>/dev/null; then
+			printf '%s release-commit\n' "$_v"; return 0
+		fi
+	done <"$_rl"
 }
 
 # stable_commits ID: each commit of a local STABLE_GIT source whose
@@ -71,13 +74,15 @@ first_release() {
 #
 # STABLE_IDS (the ids a run will ask for, blank-separated): the first call
 # searches each source for all of them in one walk of its history, kept
-# in $work (the caller's scratch folder); a later call takes its
-# candidates from there.
+# in $work (the caller's scratch folder), each candidate commit with its
+# message; a call for one of them takes its candidates from there (an id
+# not named there is searched for alone).
 stable_commits() {
 	stable_words | while IFS= read -r _s; do
 		case $_s in *://* | *@*:*) continue ;; esac
 		_g=$(git -C "$_s" rev-parse --absolute-git-dir) || continue
-		if [ -n "${STABLE_IDS:-}" ] && [ -n "${work:-}" ]; then
+		case " ${STABLE_IDS:-} " in
+		*" $1 "*)
 			_sc=$work/stable-scan.$(printf '%s' "$_g" | cksum | cut -d' ' -f1)
 			if [ ! -e "$_sc" ]; then
 				# (each id a --grep: git log keeps a commit matching any)
@@ -90,10 +95,10 @@ stable_commits() {
 				done <"$_sc.c" >"$_sc.m"
 				mv -f "$_sc.m" "$_sc"
 			fi
-			awk -v id="$1" 'index($0, id) { print $1 }' "$_sc" | awk '!seen[$0]++'
-		else
-			git --git-dir="$_g" log --all -F --grep="$1" --reverse --format=%H 2>/dev/null
-		fi |
+			# (a line: the commit, a blank, a line of its message)
+			awk -v id="$1" 'index(substr($0, 42), id) && !seen[$1]++ { print $1 }' "$_sc" ;;
+		*) git --git-dir="$_g" log --all -F --grep="$1" --reverse --format=%H 2>/dev/null ;;
+		esac |
 		while read -r _c; do
 			git --git-dir="$_g" show -s --format=%B "$_c" | grep -Eq "$(stable_names_re "$1")" || continue
 			_r=$(first_release "$_g" "$_c")

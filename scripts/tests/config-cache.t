@@ -66,12 +66,16 @@ build f unpatched "$tmp/series" && ! said &&
 	t_ok "a tampered entry: a warning naming it, allnoconfig ran, the entry stored good again" ||
 	t_fail "tampered entry" "$(cat "$tmp/err")" "$(cat "$tmp/f/fake/unpatched/.config" 2>&1)"
 
+# KIT_CONFIG_CACHE=0: a good entry is there and not read; another
+# miniconfig's .config is not stored
 n=$(entries)
-rm -rf "$KIT_CACHE/configs/$key" 2>/dev/null || { chmod -R u+w "$KIT_CACHE/configs/$key"; rm -rf "$KIT_CACHE/configs/$key"; }
-build g unpatched "$tmp/series" KIT_CONFIG_CACHE=0 && ! said && [ "$(entries)" -eq $((n - 1)) ] &&
-	[ "$(rec g .build.unpatched.config.cache.hit)" = false ] &&
-	t_ok "KIT_CONFIG_CACHE=0: allnoconfig ran, nothing stored" ||
+build g unpatched "$tmp/series" KIT_CONFIG_CACHE=0 && ! said && [ "$(rec g .build.unpatched.config.cache.hit)" = false ] &&
+	[ "$(rec g .build.unpatched.config.cache.key)" = "$key" ] && [ -r "$KIT_CACHE/configs/$key/config" ] &&
+	echo 'CONFIG_FAKE_OFF=y' >>"$kit/branches/config/fake.config" &&
+	build g2 unpatched "$tmp/series" KIT_CONFIG_CACHE=0 && ! said && [ "$(entries)" -eq "$n" ] &&
+	t_ok "KIT_CONFIG_CACHE=0: an entry with the key is not read; a new .config is not stored" ||
 	t_fail "config cache off" "$(cat "$tmp/err")"
+sed -i '/^CONFIG_FAKE_OFF=y/d' "$kit/branches/config/fake.config"
 
 # a TREE= build configures from its own configuration: no key, no entry
 cp -a "$tmp/tree" "$tmp/t1"

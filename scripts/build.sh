@@ -549,16 +549,28 @@ make_from=$(($(wc -l <"$log") + 1))
 	# the trap, as SIGTERM, which make passes on to what it runs)
 	kmake exec -j"$JOBS" bzImage >>"$log" 2>&1 &
 	pid=$!
-	trap 'kill $pid 2>/dev/null' INT TERM
-	# a progress line every 15 s, and make's end seen within a fifth of
-	# a second (a whole second was up to a second on every build)
-	n=0
-	while kill -0 $pid 2>/dev/null; do
-		sleep 0.2; n=$((n + 1))
-		[ $((n % 75)) -ne 0 ] || ! kill -0 $pid 2>/dev/null ||
+	# a progress line every 15 s from a ticker beside make (its sleep
+	# holds no output of the run, and goes with it); make's end is seen
+	# when it comes, by wait, not at the next look of a polling loop
+	(
+		trap 'kill $s 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep 15 </dev/null >/dev/null 2>&1 &
+			s=$!
+			wait $s
+			kill -0 $pid 2>/dev/null || exit 0
 			progress "$NAME" build "$(grep -c '^  CC ' "$log") objects compiled"
+		done
+	) &
+	tick=$!
+	trap 'kill $pid $tick 2>/dev/null' INT TERM
+	# (a wait the trap broke into is waited again: make is still ending)
+	while :; do
+		rc=0; wait $pid || rc=$?
+		kill -0 $pid 2>/dev/null || break
 	done
-	wait $pid
+	kill $tick 2>/dev/null || :
+	exit $rc
 ) || fail build "make bzImage failed: $(first_error "$log" "$make_from")"
 secs=$(($(date +%s) - tb))
 

@@ -400,14 +400,27 @@ cell_unpatched() {
 	progress "$BRANCH" cross "$cell: make prepare ($X_ARCH, ${X_CROSS:-host} gcc)"
 	mk "$u/src" -j"$JOBS_X" prepare >>"$log" 2>&1 ||
 		{ cell_fail "$cell" prepare "$(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")"; return 1; }
+	progress "$BRANCH" cross "$cell: unpatched $X_OBJS"
+	# shellcheck disable=SC2086
+	mk "$u/src" -j"$JOBS_X" -O $X_OBJS >"$u/obj/make.log" 2>&1 ||
+		{ cat "$u/obj/make.log" >>"$log"; cell_fail "$cell" unpatched "$(grep -m1 -E 'error|Error' "$u/obj/make.log" || tail -1 "$u/obj/make.log")"; return 1; }
+	split_log "$u/obj/make.log" "$u/obj"
 	for o in $X_OBJS; do
-		progress "$BRANCH" cross "$cell: unpatched $o"
-		mkdir -p "$u/obj/$(dirname "$o")"
-		mk "$u/src" "$o" >"$u/obj/$o.log" 2>&1 ||
-			{ cat "$u/obj/$o.log" >>"$log"; cell_fail "$cell" unpatched "$o: $(grep -m1 -E 'error|Error' "$u/obj/$o.log" || tail -1 "$u/obj/$o.log")"; return 1; }
 		cp "$u/src/$o" "$u/obj/$o"
 		warnings_of "$u/obj/$o.log" "$u/src" >"$u/obj/$o.warnings"
 	done
+}
+
+# split_log LOG DIR: each object's own lines of a make -O LOG (its kbuild
+# line, "  CC      fs/exec.o", and what its compiler said, up to the next
+# kbuild line: -O keeps a target's output together) to DIR/<object>.log;
+# an object make did not build gets an empty one.
+split_log() {
+	for _o in $X_OBJS; do mkdir -p "$2/$(dirname "$_o")"; : >"$2/$_o.log"; done
+	awk -v d="$2" -v objs="$X_OBJS" '
+		BEGIN { n = split(objs, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		/^  [A-Z0-9_]+( \[M\])? +[^ ]+$/ { cur = ($NF in want) ? $NF : "" }
+		cur != "" { print >>(d "/" cur ".log") }' "$1"
 }
 
 # cell_steps: the configured tree copied, the series pushed one patch at a
@@ -469,12 +482,13 @@ step_touches() {
 # cell_rebuild: every object rebuilt from scratch for its complete
 # warnings; it must equal what the steps made (the build is reproducible).
 cell_rebuild() {
+	progress "$BRANCH" cross "$cell: patched $X_OBJS (clean rebuild)"
+	for o in $X_OBJS; do rm -f "$pd/src/$o"; done
+	# shellcheck disable=SC2086
+	mk "$pd/src" -j"$JOBS_X" -O $X_OBJS >"$pd/obj/make.log" 2>&1 ||
+		{ cat "$pd/obj/make.log" >>"$log"; cell_fail "$cell" patched "$(grep -m1 -E 'error|Error' "$pd/obj/make.log" || tail -1 "$pd/obj/make.log")"; return 1; }
+	split_log "$pd/obj/make.log" "$pd/obj"
 	for o in $X_OBJS; do
-		progress "$BRANCH" cross "$cell: patched $o (clean rebuild)"
-		rm -f "$pd/src/$o"
-		mkdir -p "$pd/obj/$(dirname "$o")"
-		mk "$pd/src" "$o" >"$pd/obj/$o.log" 2>&1 ||
-			{ cat "$pd/obj/$o.log" >>"$log"; cell_fail "$cell" patched "$o: $(grep -m1 -E 'error|Error' "$pd/obj/$o.log" || tail -1 "$pd/obj/$o.log")"; return 1; }
 		cp "$pd/src/$o" "$pd/obj/$o"
 		warnings_of "$pd/obj/$o.log" "$pd/src" >"$pd/obj/$o.warnings"
 		# an objdiff that fails says nothing about reproducibility

@@ -53,7 +53,7 @@
 # check_export).  Exports are made under src/.tmp.<key>.<pid>, verified, and
 # published by a rename that cannot replace anything; one flock per export
 # (src/.<key>.lock) serialises publishing and repair, and copies hold it
-# shared.  src/.links.<key> is a git export's link source (farm_to): a copy
+# shared.  src/.links.<key> is an export's link source (farm_to): a copy
 # of it nothing uses but as the place work trees hard-link from;
 # src/.links-index.<key> is its link index: each file's inode, size, mtime
 # and blob id, written once the link source was checked file by file;
@@ -565,6 +565,49 @@ copy_to() {
 	rm -rf "$_ct"
 }
 
+# link_index: the link index a work tree of BRANCH was farmed from: the
+# commit's, or for apt the newest of the package's (its version needs
+# apt's answer; an index of another version vouches for no file here:
+# its stat data are another tree's inodes)
+link_index() {
+	if [ "$BR_SOURCE" = git ]; then
+		echo "$KIT_CACHE/src/.links-index.$BR_COMMIT"
+	else
+		ls -t "$KIT_CACHE/src/.links-index.${BR_APT_PACKAGE}_"* 2>/dev/null | head -1
+	fi
+}
+
+# link_tree FROM DEST INDEX: DEST (an empty folder) gets FROM's tree as
+# hard links, made by $JOBS cp -al at once (at most 4), each over a share
+# of FROM's top entries dealt out by their number of files in INDEX (FROM's
+# link index; an entry it lacks counts one), largest first, each to the
+# share with the fewest so far; 1 when any of them failed.
+link_tree() {
+	_n=${JOBS:-1}
+	[ "$_n" -ge 1 ] 2>/dev/null || _n=1
+	[ "$_n" -le 4 ] || _n=4
+	[ "$_n" -gt 1 ] && [ -r "$3" ] || { cp -al "$1/." "$2/"; return; }
+	_lw=$(mktemp -d) || return 1
+	(cd "$1" && ls -A) | awk -F'\t' -v n="$_n" -v w="$_lw" '
+		FILENAME == ARGV[1] { if (FNR > 1) { sub(/\/.*/, "", $1); c[$1]++ } next }
+		{ print ((($0 in c) ? c[$0] : 1) "\t" $0) }' "$3" - |
+		LC_ALL=C sort -t "$TAB" -k1,1nr | awk -F'\t' -v n="$_n" -v w="$_lw" '
+		{ b = 0; for (i = 1; i < n; i++) if (load[i] < load[b]) b = i
+		  load[b] += $1; print $2 > (w "/share." b) }' || { rm -rf "$_lw"; return 1; }
+	_lp=
+	for _sf in "$_lw"/share.*; do
+		[ -e "$_sf" ] || continue
+		(cd "$1" && tr '\n' '\0' <"$_sf" | xargs -0 sh -c 'cp -al -- "$@" "$0"/' "$2" || echo >"$_sf.failed") &
+		_lp="$_lp $!"
+	done
+	# shellcheck disable=SC2086
+	wait $_lp
+	_lrc=0
+	for _sf in "$_lw"/share.*.failed; do [ ! -e "$_sf" ] || _lrc=1; done
+	rm -rf "$_lw"
+	return $_lrc
+}
+
 # farm_to DEST: DEST is the export's tree, made of hard links to its link
 # source, src/.links.<key>: a copy of the export (cp -a, once per export)
 # that nothing reads but to link from.  A work tree then costs its folders
@@ -575,28 +618,32 @@ copy_to() {
 # quilt push, kconfig and make do), never write into it.  DEST's listing
 # is checked against the export's marker, as a copy's is: a link source
 # written through an earlier farm differs there, is removed, and this run
-# copies instead (copy_to).  Only git exports: apt's are copied.  A
+# copies instead (copy_to).  Git and apt exports alike (an apt export's
+# key is its package and version).  A
 # work tree kept after its build (OUT/<b>/<kind>/src) shares its files
 # too: its files are read-only, and the next farm's check finds an edit
-# made through one of them anyway.
+# made through one of them anyway.  Its links are made by a few cp -al
+# side by side, one per share of the top folders (the links are the
+# farm's cost: system time, spread over the cores).
 farm_to() {
 	_dest=$1
 	[ ! -e "$_dest" ] || die 2 "$_dest exists; --farm makes a new folder"
-	[ "$BR_SOURCE" = git ] || { copy_to "$_dest"; return; }
-	_ls=$KIT_CACHE/src/.links.$BR_COMMIT _ix=$KIT_CACHE/src/.links-index.$BR_COMMIT
-	# (and git's index of a farm, series.sh's: the stat data of the link
-	# source's files, gone with them)
-	_gx=$KIT_CACHE/src/.links-gitindex.$BR_COMMIT
 	# The export's files are read only to make the link source: once it
 	# and its index are there, the export's marker is all the farm reads
 	# (its listing, which the farm is held to file by file below), and
 	# its stat digest (a walk of every file) is left to the callers that
-	# read the export itself.
-	if [ -d "$_ls" ] && [ "$(head -1 "$_ix" 2>/dev/null)" = "link-index 2" ]; then
+	# read the export itself.  (An apt export's key needs apt's answer,
+	# which ensure asks: it is checked whole.)
+	if [ "$BR_SOURCE" = git ] && [ -d "$KIT_CACHE/src/.links.$BR_COMMIT" ] &&
+		[ "$(head -1 "$KIT_CACHE/src/.links-index.$BR_COMMIT" 2>/dev/null)" = "link-index 2" ]; then
 		ensure marker
 	else
 		ensure
 	fi
+	_ls=$KIT_CACHE/src/.links.$key _ix=$KIT_CACHE/src/.links-index.$key
+	# (and git's index of a farm, series.sh's: the stat data of the link
+	# source's files, gone with them)
+	_gx=$KIT_CACHE/src/.links-gitindex.$key
 	flock -s 8
 	_ct=$(mktemp -d)
 	# (cleanup: a half-made link source, .tmp.<key>.<pid>.links)
@@ -627,7 +674,7 @@ farm_to() {
 	fi
 	mkdir -- "$_dest" || die 1 "cannot create $_dest"
 	_farm=1
-	cp -al "$_ls/." "$_dest/" 2>"$_ct/err" || _farm=0
+	link_tree "$_ls" "$_dest" "$_ix" 2>"$_ct/err" || _farm=0
 	# (the export is not read here: ensure() checked it, and the shared
 	# lock kept every repair away since; the farm is held to its marker)
 	marker_listing "$export" >"$_ct/want"
@@ -734,6 +781,25 @@ tree_farm_to() {
 	rm -rf "$_tt"
 }
 
+# check_link_source DIR: the export's link source, if there is one, hashed
+# file by file against DIR/want, the export's listing (the farms' check
+# trusts its link index's stat data); one that differs is removed, and the
+# run stops saying so (exit 1: the next build makes it again).
+check_link_source() {
+	_ls=$KIT_CACHE/src/.links.$key
+	[ -d "$_ls" ] || return 0
+	if listing "$_ls" >"$1/links" && cmp -s "$1/want" "$1/links"; then
+		echo "$_ls matches it too (every blob id checked)" >&2
+		return 0
+	fi
+	flock -x 8
+	_w=$(describe_diff "$1/want" "$1/links")
+	rm -f "$KIT_CACHE/src/.links-index.$key" "$KIT_CACHE/src/.links-gitindex.$key"
+	mv -T -- "$_ls" "$KIT_CACHE/src/.tmp.$key.$$.bad" 2>/dev/null && rmtree "$KIT_CACHE/src/.tmp.$key.$$.bad"
+	rm -rf "$1"
+	die 1 "the link source $_ls was not the export ($_w); removed it: the next build makes it again"
+}
+
 # verify_cached: every file of the cached export against the source.
 verify_cached() {
 	ensure
@@ -749,21 +815,7 @@ verify_cached() {
 		if cmp -s "$_vt/want" "$_vt/have" && check_export "$export" "" marker &&
 			cmp -s "$_vt/marker" "$_vt/have"; then
 			echo "$export matches $BR_COMMIT ($(marker_field "$export" entries) entries, every blob id checked)" >&2
-			# the link source too, hashed (the farms' check trusts its
-			# link index's stat data)
-			_ls=$KIT_CACHE/src/.links.$BR_COMMIT
-			if [ -d "$_ls" ]; then
-				if listing "$_ls" >"$_vt/links" && cmp -s "$_vt/want" "$_vt/links"; then
-					echo "$_ls matches it too (every blob id checked)" >&2
-				else
-					flock -x 8
-					_w=$(describe_diff "$_vt/want" "$_vt/links")
-					rm -f "$KIT_CACHE/src/.links-index.$BR_COMMIT" "$KIT_CACHE/src/.links-gitindex.$BR_COMMIT"
-					mv -T -- "$_ls" "$KIT_CACHE/src/.tmp.$key.$$.bad" 2>/dev/null && rmtree "$KIT_CACHE/src/.tmp.$key.$$.bad"
-					rm -rf "$_vt"
-					die 1 "the link source $_ls was not the export ($_w); removed it: the next build makes it again"
-				fi
-			fi
+			check_link_source "$_vt"
 			rm -rf "$_vt"
 			return 0
 		fi
@@ -773,8 +825,15 @@ verify_cached() {
 		why=${why:-its marker's listing is not the commit's}
 		rm -rf "$_vt"
 	else
-		check_export "$export" "$ver" full && {
-			echo "$export matches its listing (from $(marker_field "$export" deb_sha256))" >&2; return 0; }
+		_vt=$(mktemp -d)
+		if check_export "$export" "$ver" full; then
+			echo "$export matches its listing (from $(marker_field "$export" deb_sha256))" >&2
+			marker_listing "$export" >"$_vt/want"
+			check_link_source "$_vt"
+			rm -rf "$_vt"
+			return 0
+		fi
+		rm -rf "$_vt"
 	fi
 	lock_exclusive
 	sweep
@@ -795,7 +854,7 @@ case ${1:-} in
 	skip_git=1
 	if [ -n "${3:-}" ]; then
 		load_branch "$3"
-		[ "$BR_SOURCE" != git ] || index_in=$KIT_CACHE/src/.links-index.$BR_COMMIT
+		index_in=$(link_index)
 	fi
 	listing "$2"; exit ;;
 --git-dir) mode=git-dir; shift ;;

@@ -263,6 +263,34 @@ chmod -R u+w "$aexp"; rm -rf "$aexp"
 out=$(apt_fetch fakeapt 2>"$tmp/err"); rc=$?
 [ $rc -eq 0 ] && grep -q "warning: .*does not have the sha256 apt's index gives" "$tmp/err" && agood && [ "$(wc -l <"$tmp/apt.log")" -eq 2 ] &&
 	t_ok "apt: a cached .deb that is not the index's is downloaded again" || t_fail "apt: corrupted .deb" "rc=$rc" "$(cat "$tmp/err")"
+# An apt export is farmed as a git one is: hard links to its link source
+# (keyed by package and version), the farm held to the marker's listing;
+# the work tree's listing reads the link index; --verify hashes the link
+# source too, and one written through a farm is removed and copied around.
+als=$KIT_CACHE/src/.links.linux-source-9.9_9.9-1
+out=$(apt_fetch --farm fakeapt "$tmp/afarm" 2>"$tmp/err"); rc=$?
+ino() { stat -c %i "$1"; }
+[ $rc -eq 0 ] && diff -r "$tmp/tree" "$tmp/afarm" >/dev/null && [ -r "$KIT_CACHE/src/.links-index.linux-source-9.9_9.9-1" ] &&
+	[ "$(ino "$tmp/afarm/fs/exec.c")" = "$(ino "$als/fs/exec.c")" ] && [ "$(ino "$tmp/afarm/fs/exec.c")" != "$(ino "$aexp/fs/exec.c")" ] &&
+	[ "$out" = "$(apt_fetch --listing "$tmp/afarm" fakeapt)" ] && [ "$out" = "$(apt_fetch --listing "$aexp")" ] &&
+	t_ok "apt: --farm links a work tree to the package's link source, held to the export's listing" ||
+	t_fail "apt farm" "rc=$rc" "$(cat "$tmp/err")"
+err=$(apt_fetch --verify fakeapt 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$err" | grep -q "$als matches it too" &&
+	t_ok "apt: --verify hashes the link source too" || t_fail "apt --verify link source" "rc=$rc: $err"
+chmod u+w "$als/fs/exec.c"; echo '/* written through a farm */' >>"$als/fs/exec.c"; chmod a-w "$als/fs/exec.c"
+chmod -R u+w "$tmp/afarm"; rm -rf "$tmp/afarm"
+out=$(apt_fetch --farm fakeapt "$tmp/afarm" 2>"$tmp/err"); rc=$?
+[ $rc -eq 0 ] && grep -q "the link source .* is not the export" "$tmp/err" && diff -r "$tmp/tree" "$tmp/afarm" >/dev/null && [ ! -e "$als" ] &&
+	t_ok "apt: a link source written through a farm is found, removed, and the work tree copied" ||
+	t_fail "apt: written link source" "rc=$rc" "$(cat "$tmp/err")"
+chmod -R u+w "$tmp/afarm"; rm -rf "$tmp/afarm"
+out=$(apt_fetch --farm fakeapt "$tmp/afarm" 2>"$tmp/err") && [ -d "$als" ] &&
+	chmod u+w "$als/fs/exec.c" && echo '/* again */' >>"$als/fs/exec.c" && chmod a-w "$als/fs/exec.c"
+err=$(apt_fetch --verify fakeapt 2>&1); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q "the link source $als was not the export" && [ ! -e "$als" ] &&
+	t_ok "apt: --verify removes a link source that is not the export" || t_fail "apt --verify bad link source" "rc=$rc: $err"
+chmod -R u+w "$tmp/afarm"; rm -rf "$tmp/afarm"
 out=$(APT_VER= apt_fetch fakeapt 2>"$tmp/err"); rc=$?
 [ $rc -eq 0 ] && [ "$out" = "$aexp" ] && t_ok "apt knows nothing: the checked cached export serves" || t_fail "apt offline, cached" "rc=$rc" "$(cat "$tmp/err")"
 chmod -R u+w "$aexp"; rm -rf "$aexp"

@@ -104,12 +104,14 @@ stage() {
 		   kernels_up_to_date: $u, kernels_booted: $k, load_before: $la}' "$res" >"$res.new" && mv "$res.new" "$res"
 	progress bench "$_n" "${_s}s: $1 kernels built, $2 from the build cache, $3 up to date; $4 booted (exit $_r)"
 	# what of it the compiler and QEMU took: each kernel built here, its
-	# config+make seconds (build.sh's own), and each boot's seconds, from
-	# the run's records; the stage against their sum
+	# config+make seconds (build.sh's own), and each QEMU run's seconds,
+	# start to verdict (every command line a kernel is booted with; its
+	# record's .seconds is only the longest), from the run's records; the
+	# stage against their sum
 	[ "$_n" = cold ] && [ "$1" -gt 0 ] || return 0
 	cat "$bout"/*/result.json 2>/dev/null | jq -s --arg n "$_n" --slurpfile r "$res" '
 		([.[] | .build // {} | .[] | select((.cache.hit // false) == false and (.up_to_date // false) == false) | .seconds // 0] | add // 0) as $m
-		| ([.[] | .boots // {} | .[] | .seconds // 0] | add // 0) as $bt
+		| ([.[] | .boots // {} | .[] | ((.boots // []) | map(.seconds // 0) | add) // .seconds // 0] | add // 0) as $bt
 		| $r[0] | .stages[$n] += {make_seconds: $m, boot_seconds: (($bt * 10 | round) / 10),
 		    ratio_to_make_and_boots: (if ($m + $bt) > 0 then (.stages[$n].seconds / ($m + $bt) * 1000 | round) / 1000 else null end)}' \
 		>"$res.new" && mv "$res.new" "$res" || rm -f "$res.new"

@@ -9,8 +9,10 @@
 #               (the verified source exports are reused: fetching is not
 #               building; `fetch.sh` times are in its own progress lines);
 #               its seconds against the sum of what the compiler and QEMU
-#               took in it: each kernel's config+make seconds and each
-#               boot's seconds, as its records say (ratio_to_make_and_boots)
+#               took in it: each kernel's config+make seconds and the
+#               seconds of each QEMU run that gave a verdict (a kernel boots
+#               once per command line), as its records say
+#               (ratio_to_make_and_boots)
 #   warm        verify-all again, nothing changed (without cold before it,
 #               an untimed verify-all first fills the output root from the
 #               machine's own build cache, building what it lacks: the

@@ -401,26 +401,50 @@ cell_unpatched() {
 	mk "$u/src" -j"$JOBS_X" prepare >>"$log" 2>&1 ||
 		{ cell_fail "$cell" prepare "$(grep -m1 -E 'error|Error' "$log" || tail -1 "$log")"; return 1; }
 	progress "$BRANCH" cross "$cell: unpatched $X_OBJS"
+	build_objs unpatched "$u"
+}
+
+# build_objs STAGE DIR: the cell's objects built by one make in DIR/src
+# (-O: each target's output kept together), each copied to DIR/obj with
+# its own log and warnings (split_log); a failure fails the cell at STAGE.
+# The kernel's make gets none of the kit's make flags: -s (make -s cross)
+# or KBUILD_VERBOSE would take away the kbuild lines the logs are split at.
+build_objs() {
+	for o in $X_OBJS; do mkdir -p "$2/obj/$(dirname "$o")"; done
 	# shellcheck disable=SC2086
-	mk "$u/src" -j"$JOBS_X" -O $X_OBJS >"$u/obj/make.log" 2>&1 ||
-		{ cat "$u/obj/make.log" >>"$log"; cell_fail "$cell" unpatched "$(grep -m1 -E 'error|Error' "$u/obj/make.log" || tail -1 "$u/obj/make.log")"; return 1; }
-	split_log "$u/obj/make.log" "$u/obj"
+	(unset MAKEFLAGS MAKELEVEL MAKEOVERRIDES KBUILD_VERBOSE; mk "$2/src" -j"$JOBS_X" -O $X_OBJS) >"$2/obj/make.log" 2>&1 ||
+		{ cat "$2/obj/make.log" >>"$log"; cell_fail "$cell" "$1" "$(grep -m1 -E 'error|Error' "$2/obj/make.log" || tail -1 "$2/obj/make.log")"; return 1; }
+	_miss=$(split_log "$2/obj/make.log" "$2/obj")
+	[ -z "$_miss" ] || { cell_fail "$cell" "$1" "make built no $_miss (no kbuild line for it in $2/obj/make.log)"; return 1; }
 	for o in $X_OBJS; do
-		cp "$u/src/$o" "$u/obj/$o"
-		warnings_of "$u/obj/$o.log" "$u/src" >"$u/obj/$o.warnings"
+		cp "$2/src/$o" "$2/obj/$o"
+		warnings_of "$2/obj/$o.log" "$2/src" >"$2/obj/$o.warnings"
 	done
 }
 
-# split_log LOG DIR: each object's own lines of a make -O LOG (its kbuild
-# line, "  CC      fs/exec.o", and what its compiler said, up to the next
-# kbuild line: -O keeps a target's output together) to DIR/<object>.log;
-# an object make did not build gets an empty one.
+# split_log LOG DIR: each object's log, DIR/<object>.log, from one make -O
+# LOG: its own lines (its kbuild line, "  CC      fs/exec.o", and what its
+# compiler said, up to the next kbuild line: -O keeps a target's output
+# together), after every line that is no object's: what make redid before
+# them (asm-offsets, bounds: a header's new warning there shows in each
+# object, as in a make of that object alone) and make's own messages
+# (wherever make put them).  Prints the objects with no kbuild line (each
+# was removed before: make must have built it).
 split_log() {
-	for _o in $X_OBJS; do mkdir -p "$2/$(dirname "$_o")"; : >"$2/$_o.log"; done
 	awk -v d="$2" -v objs="$X_OBJS" '
 		BEGIN { n = split(objs, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
-		/^  [A-Z0-9_]+( \[M\])? +[^ ]+$/ { cur = ($NF in want) ? $NF : "" }
-		cur != "" { print >>(d "/" cur ".log") }' "$1"
+		/^make(\[[0-9]+\])?: / { common[++nc] = $0; next }
+		/^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]+$/ { cur = ($NF in want) ? $NF : ""; if (cur != "") seen[cur] = 1 }
+		cur != "" { own[cur] = own[cur] $0 "\n"; next }
+		{ common[++nc] = $0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				f = d "/" a[i] ".log"; printf "" >f
+				for (j = 1; j <= nc; j++) print common[j] >f
+				printf "%s", own[a[i]] >f; close(f)
+				if (!(a[i] in seen)) printf "%s ", a[i]
+			}
+		}' "$1"
 }
 
 # cell_steps: the configured tree copied, the series pushed one patch at a
@@ -484,13 +508,8 @@ step_touches() {
 cell_rebuild() {
 	progress "$BRANCH" cross "$cell: patched $X_OBJS (clean rebuild)"
 	for o in $X_OBJS; do rm -f "$pd/src/$o"; done
-	# shellcheck disable=SC2086
-	mk "$pd/src" -j"$JOBS_X" -O $X_OBJS >"$pd/obj/make.log" 2>&1 ||
-		{ cat "$pd/obj/make.log" >>"$log"; cell_fail "$cell" patched "$(grep -m1 -E 'error|Error' "$pd/obj/make.log" || tail -1 "$pd/obj/make.log")"; return 1; }
-	split_log "$pd/obj/make.log" "$pd/obj"
+	build_objs patched "$pd"
 	for o in $X_OBJS; do
-		cp "$pd/src/$o" "$pd/obj/$o"
-		warnings_of "$pd/obj/$o.log" "$pd/src" >"$pd/obj/$o.warnings"
 		# an objdiff that fails says nothing about reproducibility
 		"$OBJDIFF" "$prev/$o" "$pd/obj/$o" >"$pd/obj/$o.repro" ||
 			{ cell_fail "$cell" objdiff "objdiff failed on $o (clean rebuild against the steps)"; return 1; }

@@ -161,7 +161,7 @@ describe_diff() {
 # stat_digest DIR: sha256 over every entry's path, type, mode, size, inode,
 # mtime and ctime.  This is the check every use that reads the export's
 # files runs (an order of magnitude cheaper than hashing every file); a
-# farm and --marker read the marker alone (check_export's marker mode).  It catches any write,
+# farm of a git export and --marker read the marker alone (check_export's marker mode).  It catches any write,
 # chmod, rename, replacement, deletion or addition made through the file
 # system, also one that keeps size and mtime (touch -r): such a change still
 # moves ctime, which no user can set back.  It does not catch what bypasses
@@ -565,46 +565,62 @@ copy_to() {
 	rm -rf "$_ct"
 }
 
-# link_index: the link index a work tree of BRANCH was farmed from: the
-# commit's, or for apt the newest of the package's (its version needs
-# apt's answer; an index of another version vouches for no file here:
-# its stat data are another tree's inodes)
+# link_index DIR: the link index of the link source DIR was farmed from:
+# the commit's, or for apt the index of the package's link source that
+# DIR's COPYING (or README) is a hard link into (another version's index
+# would vouch for nothing here; none found: nothing, every file hashed)
 link_index() {
 	if [ "$BR_SOURCE" = git ]; then
 		echo "$KIT_CACHE/src/.links-index.$BR_COMMIT"
-	else
-		ls -t "$KIT_CACHE/src/.links-index.${BR_APT_PACKAGE}_"* 2>/dev/null | head -1
+		return
 	fi
+	for _li in "$KIT_CACHE/src/.links.${BR_APT_PACKAGE}_"*; do
+		[ -d "$_li" ] || continue
+		for _lf in COPYING README; do
+			if [ -f "$1/$_lf" ] && [ "$1/$_lf" -ef "$_li/$_lf" ]; then
+				echo "$KIT_CACHE/src/.links-index.${_li##*/.links.}"
+				return
+			fi
+		done
+	done
 }
 
 # link_tree FROM DEST INDEX: DEST (an empty folder) gets FROM's tree as
 # hard links, made by $JOBS cp -al at once (at most 4), each over a share
 # of FROM's top entries dealt out by their number of files in INDEX (FROM's
 # link index; an entry it lacks counts one), largest first, each to the
-# share with the fewest so far; 1 when any of them failed.
+# share with the fewest so far; 1 when any of them failed.  The cp's pids
+# are in _lp (farm_to's traps stop them: a job in the background ignores
+# SIGINT).  The shares are written under _ct.
 link_tree() {
 	_n=${JOBS:-1}
 	[ "$_n" -ge 1 ] 2>/dev/null || _n=1
 	[ "$_n" -le 4 ] || _n=4
 	[ "$_n" -gt 1 ] && [ -r "$3" ] || { cp -al "$1/." "$2/"; return; }
-	_lw=$(mktemp -d) || return 1
-	(cd "$1" && ls -A) | awk -F'\t' -v n="$_n" -v w="$_lw" '
+	_lw=$_ct/shares
+	mkdir -p "$_lw" && (cd "$1" && ls -A) >"$_lw/top" || return 1
+	awk -F'\t' '
 		FILENAME == ARGV[1] { if (FNR > 1) { sub(/\/.*/, "", $1); c[$1]++ } next }
-		{ print ((($0 in c) ? c[$0] : 1) "\t" $0) }' "$3" - |
+		{ print ((($0 in c) ? c[$0] : 1) "\t" $0) }' "$3" "$_lw/top" |
 		LC_ALL=C sort -t "$TAB" -k1,1nr | awk -F'\t' -v n="$_n" -v w="$_lw" '
 		{ b = 0; for (i = 1; i < n; i++) if (load[i] < load[b]) b = i
-		  load[b] += $1; print $2 > (w "/share." b) }' || { rm -rf "$_lw"; return 1; }
+		  load[b] += $1; print $2 > (w "/share." b) }' || return 1
 	_lp=
 	for _sf in "$_lw"/share.*; do
 		[ -e "$_sf" ] || continue
-		(cd "$1" && tr '\n' '\0' <"$_sf" | xargs -0 sh -c 'cp -al -- "$@" "$0"/' "$2" || echo >"$_sf.failed") &
+		# (the subshell becomes the cp: its pid is the cp's)
+		(
+			cd "$1" || exit 1
+			_ld=$2
+			set --
+			while IFS= read -r _le; do set -- "$@" "$_le"; done <"$_sf"
+			exec cp -al -- "$@" "$_ld"/
+		) &
 		_lp="$_lp $!"
 	done
-	# shellcheck disable=SC2086
-	wait $_lp
 	_lrc=0
-	for _sf in "$_lw"/share.*.failed; do [ ! -e "$_sf" ] || _lrc=1; done
-	rm -rf "$_lw"
+	for _p in $_lp; do wait "$_p" || _lrc=1; done
+	_lp=
 	return $_lrc
 }
 
@@ -647,7 +663,8 @@ farm_to() {
 	flock -s 8
 	_ct=$(mktemp -d)
 	# (cleanup: a half-made link source, .tmp.<key>.<pid>.links)
-	trap 'set +e; rmtree "$_ct"; cleanup' EXIT
+	_lp=
+	trap 'set +e; [ -z "$_lp" ] || kill $_lp 2>/dev/null; rmtree "$_ct"; cleanup' EXIT
 	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP
 	if [ ! -d "$_ls" ]; then
 		rm -f "$_ix" "$_gx"
@@ -668,7 +685,10 @@ farm_to() {
 		marker_listing "$export" >"$_ct/want"
 		index_out=$_ct/index
 		if listing "$_ls" >"$_ct/have" && cmp -s "$_ct/want" "$_ct/have"; then
-			mv -f "$_ct/index" "$_ix.$$" && mv -f "$_ix.$$" "$_ix" || rm -f "$_ix.$$"
+			# (published by a rename in src/; sweep() removes a .tmp.*
+			# an interrupted run left)
+			_it=$KIT_CACHE/src/.tmp.$key.$$.index
+			mv -f "$_ct/index" "$_it" && mv -f "$_it" "$_ix" || rm -f "$_it"
 		fi
 		index_out=
 	fi
@@ -704,10 +724,16 @@ farm_to() {
 	fi
 	warn "the link source $_ls is not the export ($(describe_diff "$_ct/want" "$_ct/have")): something wrote into a linked file; removing it and copying instead"
 	rmtree "$_dest" "$_ct"
-	_bad=$KIT_CACHE/src/.tmp.$key.$$.bad
-	rm -f "$_ix" "$_gx"
-	mv -T -- "$_ls" "$_bad" 2>/dev/null && rmtree "$_bad"
+	drop_link_source
 	copy_to "$_dest"
+}
+
+# drop_link_source: the export's link source and its indexes removed (the
+# folder first moved aside, so no farm links from half of it)
+drop_link_source() {
+	rm -f "$KIT_CACHE/src/.links-index.$key" "$KIT_CACHE/src/.links-gitindex.$key"
+	mv -T -- "$KIT_CACHE/src/.links.$key" "$KIT_CACHE/src/.tmp.$key.$$.bad" 2>/dev/null &&
+		rmtree "$KIT_CACHE/src/.tmp.$key.$$.bad"
 }
 
 # tree_farm_to TREE DEST: DEST holds TREE's content, the export's farm
@@ -794,8 +820,7 @@ check_link_source() {
 	fi
 	flock -x 8
 	_w=$(describe_diff "$1/want" "$1/links")
-	rm -f "$KIT_CACHE/src/.links-index.$key" "$KIT_CACHE/src/.links-gitindex.$key"
-	mv -T -- "$_ls" "$KIT_CACHE/src/.tmp.$key.$$.bad" 2>/dev/null && rmtree "$KIT_CACHE/src/.tmp.$key.$$.bad"
+	drop_link_source
 	rm -rf "$1"
 	die 1 "the link source $_ls was not the export ($_w); removed it: the next build makes it again"
 }
@@ -854,7 +879,7 @@ case ${1:-} in
 	skip_git=1
 	if [ -n "${3:-}" ]; then
 		load_branch "$3"
-		index_in=$(link_index)
+		index_in=$(link_index "$2")
 	fi
 	listing "$2"; exit ;;
 --git-dir) mode=git-dir; shift ;;

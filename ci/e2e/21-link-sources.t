@@ -1,8 +1,9 @@
 #!/bin/sh
 # After the real builds of 10-build and 20-verify: the kernels were built
 # in hard-link farms (fetch.sh --farm), so every file the build or the
-# series changed must have been replaced, never written into.  Each git
-# branch's link source (KIT_CACHE/src/.links.<commit>) still holds exactly
+# series changed must have been replaced, never written into.  Each
+# branch's link source (KIT_CACHE/src/.links.<key>: a git commit's, or an
+# apt package version's, debian-6.1) still holds exactly
 # what its export's marker lists, and the export's stat data are those
 # its marker holds (no inode of it was linked or touched).
 # A link source no build made yet (every kernel from the build cache) has
@@ -10,7 +11,6 @@
 . ci/e2e/lib.sh
 for b in $(e2e_branches); do
 	load_branch "$b"
-	[ "$BR_SOURCE" = git ] || continue
 	need_source "$b" "$b link source" || continue
 	exp=$(sh scripts/fetch.sh "$b" 2>/dev/null) || { t_fail "$b export" "fetch.sh $b failed"; continue; }
 	ls=$KIT_CACHE/src/.links.${exp##*/}

@@ -442,8 +442,9 @@ split_log() {
 				f = d "/" a[i] ".log"; printf "" >f
 				for (j = 1; j <= nc; j++) print common[j] >f
 				printf "%s", own[a[i]] >f; close(f)
-				if (!(a[i] in seen)) printf "%s ", a[i]
+				if (!(a[i] in seen)) miss = miss " " a[i]
 			}
+			if (miss != "") print substr(miss, 2)
 		}' "$1"
 }
 

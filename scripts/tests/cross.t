@@ -73,7 +73,9 @@ all:
 	chmod +x $(O)/objdiff
 EOF
 # The stub tree: FAKE_NO_OBJ=1 makes the patched build "succeed" without
-# an object, a step with no message of its own that must still fail.
+# an object, a step with no message of its own that must still fail; it
+# prints kbuild's line before each object ("  CC      fs/exec.o"), the
+# line a cell splits make's output at, but not with FAKE_NO_KBUILD=1.
 cat >"$tmp/tree/Makefile" <<'EOF'
 CROSS_COMPILE ?= arm-linux-
 allnoconfig:
@@ -82,6 +84,7 @@ allnoconfig:
 prepare:
 	@:
 fs/exec.o: fs/exec.c
+	@[ -n "$(FAKE_NO_KBUILD)" ] || echo '  CC      $@'
 	[ -z "$(FAKE_TRACE)" ] || echo "$@" >>"$(FAKE_TRACE)"
 	if [ -n "$(FAKE_NO_OBJ)" ] && grep -q setup_new_exec fs/exec.c; then exit 0; fi; \
 	$(CC) -c -o $@ fs/exec.c && echo "cmd_fs/exec.o := $(CC) -c -o $@ fs/exec.c" >fs/.exec.o.cmd
@@ -172,6 +175,11 @@ if [ $rc -eq 1 ] && row good | grep -q 'failed: a step failed (exit [1-9][0-9]*)
 	jq -e '.status == "failed"' "$top/good.json" >/dev/null; then
 	t_ok "a step with no check of its own (cp of a missing object) still fails the cell"
 else t_fail "a step with no check of its own (cp of a missing object) still fails the cell" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
+
+FAKE_NO_KBUILD=1 cross fake good
+if [ $rc -eq 1 ] && [ "$(row good)" = "failed: unpatched: make built no fs/exec.o (no kbuild line for it in $top/good/unpatched/obj/make.log)" ]; then
+	t_ok "a make whose output has no kbuild line for an object fails the cell (no warning of it could be compared), naming it"
+else t_fail "a make with no kbuild line for an object fails the cell" "rc=$rc" "$(cat "$top/table.txt")" "$(printf '%s' "$err" | tail -3)"; fi
 
 t_check "a native cell's make gets CROSS_COMPILE empty, not the Makefile's arm-linux-" \
 	grep -qx 'make sees CROSS_COMPILE=\[\]' "$top/good/cell.log"

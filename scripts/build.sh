@@ -549,13 +549,11 @@ make_from=$(($(wc -l <"$log") + 1))
 	# the trap, as SIGTERM, which make passes on to what it runs)
 	kmake exec -j"$JOBS" bzImage >>"$log" 2>&1 &
 	pid=$!
-	# a progress line every 15 s from a ticker beside make (neither it
-	# nor its sleep holds the build lock, fd 9, or the sleep any output of
-	# the run; the sleep goes with it); make's end is seen when it comes,
-	# by wait, not at the next look of a polling loop
+	# a progress line every 15 s from a ticker beside make (its sleep
+	# holds no output of the run, and goes with it); make's end is seen
+	# when it comes, by wait, not at the next look of a polling loop
 	(
-		s=
-		trap '[ -z "$s" ] || kill $s 2>/dev/null; exit 0' TERM
+		trap 'kill $s 2>/dev/null; exit 0' TERM
 		while :; do
 			sleep 15 </dev/null >/dev/null 2>&1 &
 			s=$!
@@ -563,7 +561,7 @@ make_from=$(($(wc -l <"$log") + 1))
 			kill -0 $pid 2>/dev/null || exit 0
 			progress "$NAME" build "$(grep -c '^  CC ' "$log") objects compiled"
 		done
-	) 9>&- &
+	) &
 	tick=$!
 	trap 'kill $pid $tick 2>/dev/null' INT TERM
 	# (a wait the trap broke into is waited again: make is still ending)

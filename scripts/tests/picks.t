@@ -200,6 +200,7 @@ allnoconfig:
 prepare:
 	@:
 fs/exec.o: fs/exec.c
+	@echo '  CC      $@'
 	$(CC) -c -o $@ fs/exec.c && echo "cmd_fs/exec.o := $(CC) -c -o $@ fs/exec.c" >fs/.exec.o.cmd
 EOF
 printf 'int do_exec(int x)\n{\n\treturn x + 1;\n}\n' >"$tmp/tree/fs/exec.c"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # check.sh: what `make check` (and so CI) runs.  The unit tests (no kernel
-# tree needed) beside the end-to-end runs for every branch (one after the
-# other with KIT_CHECK_SERIAL=1, or when E2E=0 runs no end-to-end test).  A branch
+# tree needed) beside the end-to-end runs for every branch, which run in
+# two lanes (ci/run-tests.sh: the kernel lane beside the others); with
+# KIT_CHECK_SERIAL=1 everything runs one after the other (E2E=0 runs no
+# end-to-end test).  A branch
 # whose source cannot be reached SKIPs loudly with the reason on a machine
 # with no source configured; once KERNEL_GIT is configured, that is a
 # failure.  The last line is the summary: "N passed, N failed, N skipped";
@@ -86,8 +88,10 @@ else
 fi
 if [ "${E2E:-1}" = 1 ]; then
 	# the rule tests on the real trees (they SKIP in make unit, and so in
-	# the unit job, to keep it fast), then the end-to-end runs
-	E2E=1 sh ci/run-tests.sh cocci/tests/trees.t ci/e2e/*.t | tee "$KIT_RUN_DIR/e2e.log"
+	# the unit job, to keep it fast) beside the end-to-end runs' lanes
+	# (one end-to-end lane with KIT_CHECK_SERIAL=1)
+	lanes=2; [ "${KIT_CHECK_SERIAL:-0}" != 1 ] || lanes=1
+	E2E=1 KIT_E2E_LANES=$lanes sh ci/run-tests.sh cocci/tests/trees.t ci/e2e/*.t | tee "$KIT_RUN_DIR/e2e.log"
 	count "$KIT_RUN_DIR/e2e.log" "the end-to-end tests"
 fi
 if [ -n "$beside" ]; then

@@ -71,10 +71,26 @@ run_file() {
 # Unit files run KIT_TEST_JOBS at a time (default: the machine's cores):
 # each in its own temp folders, they share only what is made for sharing
 # (the spatch cache, the exports, each under its lock).  End-to-end files
-# build and boot kernels, one at a time, in order.  Each file's output is
-# printed whole, in file order, once it and those before it are done.
+# run in two lanes beside the unit lanes, each lane one file at a time in
+# file order:
+#   - the kernel lane: the files with a "# lane: kernels" line (in their
+#     first 20 lines), which build the kit's kernels or cross cells; the
+#     machine compiles one kernel at a time anyway (the build lock), and
+#     this lane is the run's longest path;
+#   - the other lane: every other end-to-end file (series, trees of the
+#     era, mails, records, the report, a normal user's run), filling the
+#     core that links, boots, git and scripts leave.
+# A file with an "# after: NAME..." line (names of test files before it,
+# without .t, e.g. 20-verify) starts only once each of those files in
+# this run is done, whatever its lane: it reads what they made (their
+# kernels in the build cache, the OUT they wrote).  A lane runs the first
+# of its files whose "after" files are done.  KIT_E2E_LANES=1 runs the
+# end-to-end files in one lane, in file order, as before.  Each file's
+# output is printed whole, in file order, once it and those before it are
+# done.
 jobs=${KIT_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 case $jobs in *[!0-9]* | '' | 0) echo "run-tests.sh: error: KIT_TEST_JOBS='$jobs' is not a whole number above 0" >&2; exit 2 ;; esac
+case ${KIT_E2E_LANES:-2} in 1 | 2) ;; *) echo "run-tests.sh: error: KIT_E2E_LANES='$KIT_E2E_LANES' is neither 1 (end-to-end files one at a time) nor 2 (the kernel lane beside the others)" >&2; exit 2 ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Ctrl-C or a kill stops the lanes too (each runs one file at a time, in
@@ -83,18 +99,55 @@ stop_lanes() {
 	for _p in ${lanes:-}; do
 		pkill -TERM -P "$_p" 2>/dev/null; kill "$_p" 2>/dev/null
 	done
-	pkill -TERM -f "timeout -k 10 [0-9]* sh .*/tests/.*\.t" 2>/dev/null
+	pkill -TERM -f "timeout -k 10 [0-9]* sh .*\.t\$" 2>/dev/null
 }
 trap 'stop_lanes; exit 130' INT; trap 'stop_lanes; exit 143' TERM; trap 'stop_lanes; exit 129' HUP
+# header FILE KEY: the value of FILE's "# KEY: ..." line (first 20 lines)
+header() { head -20 "$1" 2>/dev/null | sed -n "s/^# $2: *//p" | head -1; }
+# Each file's number and name in this run ("n name"), for "# after:".
+i=0
+for f in $files; do i=$((i + 1)); echo "$i $(basename "$f" .t)"; done >"$work/names"
 i=0
 for f in $files; do
 	i=$((i + 1))
-	case $f in *ci/e2e/*) echo "$i $f" >>"$work/serial" ;; *) echo "$i $f" >>"$work/lane.$((i % jobs))" ;; esac
+	# an "after" file later in the order (or the file itself) could
+	# wait forever: refused, named, before anything runs
+	for a in $(header "$f" after); do
+		_an=$(awk -v a="$a" '$2 == a { print $1; exit }' "$work/names")
+		[ -z "$_an" ] || [ "$_an" -lt "$i" ] || {
+			echo "run-tests.sh: error: $f: '# after: $a' names a file that does not come before it; a file waits only for earlier ones" >&2; exit 2; }
+	done
+	case $f in
+	*ci/e2e/*)
+		if [ "${KIT_E2E_LANES:-2}" = 2 ] && [ "$(header "$f" lane)" = kernels ]; then echo "$i $f" >>"$work/e2e.kernels"
+		else echo "$i $f" >>"$work/e2e.other"; fi ;;
+	*) echo "$i $f" >>"$work/lane.$((i % jobs))" ;;
+	esac
 done
-# the unit lanes in the background, each file after the other
-for l in "$work"/lane.*; do
+# ready FILE: every file FILE's "# after:" line names that is in this run
+# is done
+ready() {
+	for _a in $(header "$1" after); do
+		awk -v a="$_a" '$2 == a { f = 1 } END { exit !f }' "$work/names" || continue
+		[ -e "$work/done.$_a" ] || return 1
+	done
+}
+# run_lane LANE: LANE's files, one at a time: the first that is ready
+run_lane() {
+	cp "$1" "$1.left"
+	while [ -s "$1.left" ]; do
+		_pick=$(while read -r _n _f; do ready "$_f" && { echo "$_n $_f"; break; }; done <"$1.left")
+		if [ -z "$_pick" ]; then sleep 1; continue; fi
+		_n=${_pick%% *} _f=${_pick#* }
+		run_file "$_f" "$work/$_n.out"
+		: >"$work/done.$(basename "$_f" .t)"
+		grep -vxF "$_pick" "$1.left" >"$1.next" || :
+		mv "$1.next" "$1.left"
+	done
+}
+for l in "$work"/lane.* "$work"/e2e.*; do
 	[ -e "$l" ] || continue
-	( while read -r n f; do run_file "$f" "$work/$n.out"; done <"$l" ) &
+	run_lane "$l" &
 	lanes="${lanes:-} $!"
 done
 # alive: a lane still runs (a file whose lane is gone and left no result
@@ -106,10 +159,6 @@ for f in $files; do
 	i=$((i + 1))
 	echo "=== $f"
 	out=$work/$i.out
-	case $f in *ci/e2e/*)
-		# (after every unit lane: a kernel build is no neighbour for them)
-		wait; run_file "$f" "$out" ;;
-	esac
 	limit=$(time_limit "$f")
 	while [ ! -e "$out.rc" ] && alive; do sleep 1; done
 	if [ -e "$out.rc" ]; then read -r rc secs <"$out.rc"; cat "$out"

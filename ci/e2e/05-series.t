@@ -1,4 +1,5 @@
 #!/bin/sh
+# after: trees
 # Every committed series regenerates byte for byte from backports/fixes/
 # (hand hunks and each fix's Coccinelle rules) against the pinned tree (drift fails loudly), and a
 # regenerated series passes the ordering rule (series.sh checks it).

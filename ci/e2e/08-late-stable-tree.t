@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: kernels
 # A tree of the era, made from a pinned release with what late stable and
 # vendor trees carry, goes to a verdict (docs/trees.md):
 #  - v2.6.28 plus the four compat declarations 2.6.28.y appended at the end

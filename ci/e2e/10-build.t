@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: kernels
 # Every reachable branch builds unpatched with the host toolchain; its work
 # tree differs from the pinned commit only in its host series' files (the
 # build checks that), and the flag audit passes (the build runs it).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: kernels
 # The proof and the gate: unpatched 2.6 kernels are VULNERABLE; patched ones
 # and the Debian 6.1 oracle SURVIVE with every regression test passing; and
 # verify.sh's exit status says so (0 only when every kernel is what it must

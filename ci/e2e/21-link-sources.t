@@ -1,4 +1,5 @@
 #!/bin/sh
+# after: 10-build 20-verify
 # After the real builds of 10-build and 20-verify: the kernels were built
 # in hard-link farms (fetch.sh --farm), so every file the build or the
 # series changed must have been replaced, never written into.  Each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# after: 05-series 20-verify
 # The kit as a normal user, in a comma-decimal locale: a user made for the
 # test (useradd, removed at the end) with its own clone of the kit, its own
 # cache and OUT, runs what a kernel engineer runs:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: kernels
 # The gate cannot pass a regression: v2.6.32 patched with the series minus
 # 318f6b228ba8 (G, ia32_aout keeps the argument mapping) survives the
 # reproducer but fails the a.out regression tests.  verify.sh must give it

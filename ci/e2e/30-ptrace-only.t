@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: kernels
 # v2.6.32 with only the ptrace hardening (04a1e62c2cec) applied: the core
 # dump no longer corrupts memory, so no panic, yet the kernel is still
 # exposed and the state checks must say VULNERABLE.

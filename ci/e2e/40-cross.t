@@ -1,4 +1,5 @@
 #!/bin/sh
+# lane: kernels
 # The cross matrix (make cross): every patched loader compiles on an
 # architecture that builds it, unpatched and patched, with no new warning,
 # and each patch changed exactly the functions its fix's cross/*.expect names.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# after: 20-verify
 # make records on the output root the verification (20-verify.t) wrote:
 # for each fix of the series (backports/fixes/) the OSV record
 # validates against the OSV schema, the YAML parses and names every branch

@@ -1,4 +1,5 @@
 #!/bin/sh
+# after: 20-verify
 # The HTML page of make report (scripts/report-html.sh) on the result files
 # the verification (20-verify.t) wrote: headless Chromium renders it and
 # every verdict cell says what result.json says (verdict, tests passed/

@@ -1,4 +1,5 @@
 #!/bin/sh
+# after: 20-verify
 # The pipeline (.gitlab-ci.yml) runs, here, as a shell runner would run it
 # (gitlab-ci-local, ci/gcl.sh): it lists one verify job per branch and the
 # report job; the unit job ran (ci/check.sh runs the unit phase as that

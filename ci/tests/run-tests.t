@@ -65,4 +65,32 @@ t_check "... and it is stopped then" [ $((t1 - t0)) -lt 30 ]
 out=$(KIT_TEST_TIMEOUT=soon sh ci/run-tests.sh "$tmp/fine.t" 2>&1); rc=$?
 [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "KIT_TEST_TIMEOUT='soon' is not a whole number" &&
 	t_ok "a bad KIT_TEST_TIMEOUT is refused in one line" || t_fail "a bad KIT_TEST_TIMEOUT is refused in one line" "rc=$rc" "$out"
+# End-to-end files (any */ci/e2e/*.t): the kernel lane beside the other.
+# Each fake file below waits (at most 10 s) for a mark another one makes;
+# only files that run beside each other, or in the order "# after:" asks,
+# all pass.
+e=$tmp/ci/e2e; mkdir -p "$e"
+mke() { printf '#!/bin/sh\n%s\n' "$2" >"$e/$1.t"; }
+# wait_for MARK: the shell text of a file that waits for MARK
+wait_for() { echo "i=0; while [ ! -e $tmp/$1 ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done"; }
+mke 10-k "# lane: kernels
+: >$tmp/k-started; $(wait_for o-started)
+[ -e $tmp/o-started ] && echo 'ok 1 - the other lane ran beside' || echo 'not ok 1 - the other lane never ran beside'; echo 1..1; : >$tmp/k-done"
+mke 20-waits "# after: 10-k
+[ -e $tmp/k-done ] && echo 'ok 1 - started after 10-k' || echo 'not ok 1 - started before 10-k was done'; echo 1..1"
+mke 30-o ": >$tmp/o-started; $(wait_for k-started)
+[ -e $tmp/k-started ] && echo 'ok 1 - the kernel lane ran beside' || echo 'not ok 1 - the kernel lane never ran beside'; echo 1..1"
+run_e() { out=$(KIT_TEST_TIMEOUT=60 sh ci/run-tests.sh "$e/10-k.t" "$e/20-waits.t" "$e/30-o.t" 2>&1); rc=$?; last=$(printf '%s\n' "$out" | tail -1); }
+run_e
+expect "end-to-end files: the kernel lane beside the other; a file waits for its '# after:' files and the lane runs a later file that is ready meanwhile" 0 "3 passed, 0 failed, 0 skipped" '^--- .*30-o.t: 1 ok'
+t_check "... the output in file order" sh -c "printf '%s\n' \"\$1\" | grep '^=== ' | cut -c5- | xargs -n1 basename | paste -sd' ' - | grep -qx '10-k.t 20-waits.t 30-o.t'" - "$out"
+mke 40-bad "# after: 50-later
+echo 'ok 1 - ran'; echo 1..1"
+mke 50-later "echo 'ok 1 - ran'; echo 1..1"
+out=$(sh ci/run-tests.sh "$e/40-bad.t" "$e/50-later.t" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "40-bad.t: '# after: 50-later' names a file that does not come before it" &&
+	t_ok "an '# after:' naming a later file is refused in one line, before anything runs" || t_fail "an '# after:' naming a later file is refused" "rc=$rc" "$out"
+out=$(KIT_E2E_LANES=3 sh ci/run-tests.sh "$e/50-later.t" 2>&1); rc=$?
+[ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s' "$out" | grep -q "KIT_E2E_LANES='3' is neither 1" &&
+	t_ok "a bad KIT_E2E_LANES is refused in one line" || t_fail "a bad KIT_E2E_LANES is refused in one line" "rc=$rc" "$out"
 t_done

@@ -42,15 +42,15 @@ unit_phase() {
 	# out LOG: stdin to LOG (and to stdout when live)
 	if [ "${1:-}" = live ]; then out() { tee -a "$1"; }; else out() { cat >>"$1"; }; fi
 	if [ -x ci/npm/node_modules/.bin/gitlab-ci-local ] && git rev-parse --git-dir >/dev/null 2>&1; then
-		{ sh ci/gcl.sh unit 2>&1; echo $? >"$KIT_RUN_DIR/unit-job.rc"; } | out "$KIT_RUN_DIR/unit-job.log"
+		{ nice -n "$unit_nice" sh ci/gcl.sh unit 2>&1; echo $? >"$KIT_RUN_DIR/unit-job.rc"; } | out "$KIT_RUN_DIR/unit-job.log"
 		new=$(git ls-files -o --exclude-standard -- '*/tests/*.t')
 		if [ -n "$new" ]; then
 			# shellcheck disable=SC2086
-			{ echo "check: not tracked by git, so run here: $new"; sh ci/run-tests.sh $new 2>&1; } | out "$KIT_RUN_DIR/unit-new.log"
+			{ echo "check: not tracked by git, so run here: $new"; nice -n "$unit_nice" sh ci/run-tests.sh $new 2>&1; } | out "$KIT_RUN_DIR/unit-new.log"
 		fi
 	else
 		{ echo "check: gitlab-ci-local is not installed (make deps) or this is no git work tree: unit tests run directly"
-		  E2E=0 sh ci/run-tests.sh 2>&1; } | out "$KIT_RUN_DIR/unit.log"
+		  E2E=0 nice -n "$unit_nice" sh ci/run-tests.sh 2>&1; } | out "$KIT_RUN_DIR/unit.log"
 	fi
 	echo $(($(date +%s) - _t0)) >"$KIT_RUN_DIR/unit.seconds"
 }
@@ -70,15 +70,19 @@ unit_count() {
 		esac
 	done
 }
-beside=
+beside= unit_nice=0
 if [ "${E2E:-1}" = 1 ] && [ "${KIT_CHECK_SERIAL:-0}" != 1 ]; then
 	# The unit phase beside the end-to-end runs: those wait on boots,
 	# git and single-threaded scripts as much as they compile, and the
 	# unit tests fill the core they leave (each test has its own cache,
-	# lock and output root).  Its output follows theirs; a unit test
+	# lock and output root), at a lower priority (KIT_BESIDE_NICE, as
+	# run-tests.sh's lanes beside its kernel lane: the kernels are the
+	# run's longest path).  Its output follows theirs; a unit test
 	# failing is counted all the same.  KIT_CHECK_SERIAL=1: one after the
 	# other, as before.
 	echo "check: the unit phase runs beside the end-to-end runs; its output follows theirs"
+	unit_nice=${KIT_BESIDE_NICE:-5}
+	case $unit_nice in *[!0-9]* | '') echo "check: error: KIT_BESIDE_NICE='$unit_nice' is not a whole number from 0 to 19" >&2; exit 2 ;; esac
 	unit_phase &
 	unit_pid=$!
 	beside=", the unit phase beside the end-to-end runs"
@@ -91,10 +95,11 @@ if [ "${E2E:-1}" = 1 ]; then
 	# the unit job, to keep it fast) beside the end-to-end runs' lanes
 	# (one end-to-end lane with KIT_CHECK_SERIAL=1)
 	lanes=2; [ "${KIT_CHECK_SERIAL:-0}" != 1 ] || lanes=1
+	[ "$lanes" = 1 ] || beside="$beside, the end-to-end files in two lanes"
 	E2E=1 KIT_E2E_LANES=$lanes sh ci/run-tests.sh cocci/tests/trees.t ci/e2e/*.t | tee "$KIT_RUN_DIR/e2e.log"
 	count "$KIT_RUN_DIR/e2e.log" "the end-to-end tests"
 fi
-if [ -n "$beside" ]; then
+if [ -n "${unit_pid:-}" ]; then
 	wait "$unit_pid"
 	echo
 	echo "check: the unit phase, run beside them:"

@@ -58,12 +58,13 @@ time_limit() {
 	echo "${KIT_TEST_TIMEOUT:-${_own:-$_def}}"
 }
 
-# run_file FILE OUT: run one file, its output to OUT, then "rc seconds" to
-# OUT.rc.  timeout signals the file's whole process group (QEMU, make
-# ...); -k: what ignores TERM is killed 10 s later.
+# run_file FILE OUT NICE: run one file at niceness NICE, its output to
+# OUT, then "rc seconds" to OUT.rc.  timeout signals the file's whole
+# process group (QEMU, make ...); -k: what ignores TERM is killed 10 s
+# later.
 run_file() {
 	_f0=$(date +%s)
-	timeout -k 10 "$(time_limit "$1")" sh "$1" >"$2" 2>&1
+	nice -n "$3" timeout -k 10 "$(time_limit "$1")" sh "$1" >"$2" 2>&1
 	# written aside, then renamed: the reader never sees it half written
 	echo "$? $(($(date +%s) - _f0))" >"$2.rc.tmp" && mv "$2.rc.tmp" "$2.rc"
 }
@@ -132,22 +133,29 @@ ready() {
 		[ -e "$work/done.$_a" ] || return 1
 	done
 }
-# run_lane LANE: LANE's files, one at a time: the first that is ready
+# run_lane LANE NICE: LANE's files, one at a time: the first that is
+# ready, at niceness NICE
 run_lane() {
 	cp "$1" "$1.left"
 	while [ -s "$1.left" ]; do
 		_pick=$(while read -r _n _f; do ready "$_f" && { echo "$_n $_f"; break; }; done <"$1.left")
 		if [ -z "$_pick" ]; then sleep 1; continue; fi
 		_n=${_pick%% *} _f=${_pick#* }
-		run_file "$_f" "$work/$_n.out"
+		run_file "$_f" "$work/$_n.out" "$2"
 		: >"$work/done.$(basename "$_f" .t)"
 		grep -vxF "$_pick" "$1.left" >"$1.next" || :
 		mv "$1.next" "$1.left"
 	done
 }
+# With a kernel lane, every other lane runs at a lower priority
+# (KIT_BESIDE_NICE, default 5; 0: the same): the kernel lane is the run's
+# longest path, and the others, shorter, take what its makes leave.
+beside_nice=${KIT_BESIDE_NICE:-5}
+case $beside_nice in *[!0-9]* | '') echo "run-tests.sh: error: KIT_BESIDE_NICE='$beside_nice' is not a whole number from 0 to 19" >&2; exit 2 ;; esac
+[ -e "$work/e2e.kernels" ] || beside_nice=0
 for l in "$work"/lane.* "$work"/e2e.*; do
 	[ -e "$l" ] || continue
-	run_lane "$l" &
+	case $l in *e2e.kernels) run_lane "$l" 0 & ;; *) run_lane "$l" "$beside_nice" & ;; esac
 	lanes="${lanes:-} $!"
 done
 # alive: a lane still runs (a file whose lane is gone and left no result

@@ -141,7 +141,6 @@ fi
 # cross/pin-line.h).  A cell may add its own (X_CFLAGS).
 base_flags=$(printf '%s\n' $KIT_CC_FLAGS | grep -v '^-m' | tr '\n' ' ')
 obj_flags="-ffunction-sections -fdata-sections -include $KIT_ROOT/cross/pin-line.h"
-JOBS_X=$JOBS; [ "$JOBS_X" -gt 2 ] && JOBS_X=2
 
 # Patch -> change folder (by the upstream id in its Git-commit: line).
 change_of() {
@@ -663,10 +662,16 @@ render() {
 	result_update "$result" --slurpfile r "$top/cross.json" '.cross = $r[0]'
 }
 
-# One cell build at a time under the user's build lock (2 cores;
-# run_cell takes it after the cache; scripts/lib.sh, KIT_LOCK).  A record
-# left by an earlier run of a cell is removed first: the table must not
-# show it as this run's.
+# The cells run CROSS_JOBS at a time (default: JOBS, at most the cells), each
+# make with JOBS/CROSS_JOBS jobs: a cell's make has a few objects, and between
+# its makes a cell configures, pushes patches and compares objects on one
+# core, so two cells beside each other keep two cores busy where one cell
+# with make -j2 left one idle half the time.  Together they are one
+# kernel build's worth of work: they hold the user's build lock (2 cores;
+# taken by a cell after the cache, scripts/lib.sh KIT_LOCK) as one, each
+# worker on the lock file this script opened, released when the last
+# cell is done.  A record left by an earlier run of a cell is removed
+# first: the table must not show it as this run's.
 mkdir -p "$KIT_CACHE"
 build_lock_ready
 exec 9>>"$KIT_LOCK"
@@ -679,26 +684,67 @@ if xcache_on; then
 elif [ -z "$src_id" ]; then
 	progress "$BRANCH" cross "the source has no verified marker naming it ($src/.kit-verified): the cross cache is not used"
 fi
-rc=0
+ncells=$(echo $cells | wc -w)
+CROSS_JOBS=${CROSS_JOBS:-$JOBS}
+case $CROSS_JOBS in '' | *[!0-9]* | 0*) die 2 "CROSS_JOBS='$CROSS_JOBS' is not a positive whole number; set CROSS_JOBS=<cells at a time>, e.g. CROSS_JOBS=2" ;; esac
+[ "$CROSS_JOBS" -le "$ncells" ] || CROSS_JOBS=$ncells
+JOBS_X=$((JOBS / CROSS_JOBS)); [ "$JOBS_X" -ge 1 ] || JOBS_X=1; [ "$JOBS_X" -le 2 ] || JOBS_X=2
+# the queue: the cells not yet taken, one per line, those with the most
+# objects first (the longest, so that no long cell starts last); next_cell
+# takes the first (under its own lock: the workers share it)
+queue=$top/.queue.$$
 for c in $cells; do
-	rm -f "$top/$c.json"
-	if [ -n "$pick" ] && ! arches_has "$pick_arches" "$(arch_of_cell "$c")"; then
-		progress "$BRANCH" cross "$c: not in this pick (ARCHES=$pick_arches)"
-		cell_json "$c" not-in-pick "ARCHES=$pick_arches has no $(arch_of_cell "$c")"
-		continue
-	fi
-	# errexit inside the cell: run_cell in an || list (or an if) would run
-	# with errexit off (POSIX), and a failed step would go unnoticed.
-	set +e
-	(set -e; run_cell "$c")
-	crc=$?
-	set -e
-	flock -u 9
-	if [ $crc -ne 0 ]; then
-		rc=1
-		jq -e '.status == "failed"' "$top/$c.json" >/dev/null 2>&1 || cell_aborted "$c" "$crc"
-	fi
+	# shellcheck disable=SC1090
+	printf '%s %s\n' "$(X_OBJS= X_SKIP=; . "$mdir/$c.conf"; [ -n "$X_SKIP" ] || echo $X_OBJS | wc -w)" "$c"
+done | sort -s -k1,1nr | cut -d' ' -f2 >"$queue"
+next_cell() {
+	flock 7
+	_c=$(head -1 "$queue")
+	[ -n "$_c" ] && sed -i 1d "$queue"
+	flock -u 7
+	[ -n "$_c" ] && echo "$_c"
+}
+# worker: cells from the queue until it is empty; a failed one is named
+# in $top/.failed.<pid>
+worker() {
+	while c=$(next_cell); do
+		rm -f "$top/$c.json"
+		if [ -n "$pick" ] && ! arches_has "$pick_arches" "$(arch_of_cell "$c")"; then
+			progress "$BRANCH" cross "$c: not in this pick (ARCHES=$pick_arches)"
+			cell_json "$c" not-in-pick "ARCHES=$pick_arches has no $(arch_of_cell "$c")"
+			continue
+		fi
+		# errexit inside the cell: run_cell in an || list (or an if)
+		# would run with errexit off (POSIX), and a failed step would go
+		# unnoticed.
+		set +e
+		(set -e; run_cell "$c")
+		crc=$?
+		set -e
+		if [ $crc -ne 0 ]; then
+			echo "$c" >>"$top/.failed.$$"
+			jq -e '.status == "failed"' "$top/$c.json" >/dev/null 2>&1 || cell_aborted "$c" "$crc"
+		fi
+	done
+}
+rm -f "$top/.failed.$$"
+workers=
+trap '[ -z "$workers" ] || kill $workers 2>/dev/null; rm -f "$queue" "$queue.lock" "$top/.failed.$$" || :' EXIT
+trap 'exit 130' INT; trap 'exit 143' TERM
+w=0
+while [ $w -lt "$CROSS_JOBS" ]; do
+	worker 7>>"$queue.lock" &
+	workers="$workers $!"
+	w=$((w + 1))
 done
+# (each worker's status is in .failed: a worker itself stops only when
+# the queue is empty)
+# shellcheck disable=SC2086
+wait $workers || :
+workers=
+flock -u 9
+rc=0
+[ ! -s "$top/.failed.$$" ] || rc=1
 render
 cat "$table"
 exit $rc

@@ -242,7 +242,7 @@ render() {
 		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end),
 		  (.stages | to_entries[] | select(.key == "check" or .key == "check-warm") | .value
 		   | "", "make check on a fresh clone of kit \(.kit_commit[0:12]), build caches \(.caches): \(.seconds) s, exit \(.exit); \(if .summary == "" then "no summary line" else .summary end); load before \(.load_before).",
-		     (if .phases then "", "Its phases (the unit phase ran beside the others where its line says so: then they add up to more than the whole):",
+		     (if .phases then "", "Its phases (where its line says the unit phase ran beside the others, or the end-to-end files in two lanes, they add up to more than the whole):",
 		       "", "| phase | seconds |", "|---|---|", (.phases | to_entries[] | "| \(.key) | \(.value) |") else empty end))' "$b"
 	else
 		echo "Not measured in this output root: \`make bench\` (then \`make report\`; BENCH_OUT=<that OUT>)."

@@ -82,6 +82,7 @@ help:
 	@echo '  KIT_BUILD_CACHE=0  build every kernel, neither serve nor store one (default: 1)'
 	@echo '  BOOT_JOBS=<n>    kernels booted side by side (default: nproc/4, at least 1)'
 	@echo '  VERIFY_JOBS=<n>  branches verify-all runs at once (default: nproc)'
+	@echo '  CROSS_JOBS=<n>   cross cells built side by side, each make -j JOBS/CROSS_JOBS (default: JOBS)'
 	@echo '  KIT_REBOOT=1     boot even a kernel whose verdict in OUT is up to date'
 	@echo '  Settings may also live in ~/.config/stable-backport-kit/config (KIT_CONFIG=<file>):'
 	@echo '  KEY=value lines for KERNEL_GIT STABLE_GIT KIT_CACHE OUT JOBS, read as data, never run;'

@@ -85,6 +85,8 @@ if [ "${E2E:-1}" = 1 ] && [ "${KIT_CHECK_SERIAL:-0}" != 1 ]; then
 	case $unit_nice in *[!0-9]* | '') echo "check: error: KIT_BESIDE_NICE='$unit_nice' is not a whole number from 0 to 19" >&2; exit 2 ;; esac
 	unit_phase &
 	unit_pid=$!
+	# (for what must not run beside it: ci/e2e/60-gitlab-ci.t waits)
+	echo "$unit_pid" >"$KIT_RUN_DIR/unit.pid"
 	beside=", the unit phase beside the end-to-end runs"
 else
 	unit_phase live

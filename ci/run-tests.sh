@@ -86,7 +86,8 @@ run_file() {
 # this run is done, whatever its lane: it reads what they made (their
 # kernels in the build cache, the OUT they wrote).  A lane runs the first
 # of its files whose "after" files are done.  KIT_E2E_LANES=1 runs the
-# end-to-end files in one lane, in file order, as before.  Each file's
+# end-to-end files in one lane after the unit files, in file order, as
+# before.  Each file's
 # output is printed whole, in file order, once it and those before it are
 # done.
 jobs=${KIT_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
@@ -153,9 +154,21 @@ run_lane() {
 beside_nice=${KIT_BESIDE_NICE:-5}
 case $beside_nice in *[!0-9]* | '') echo "run-tests.sh: error: KIT_BESIDE_NICE='$beside_nice' is not a whole number from 0 to 19" >&2; exit 2 ;; esac
 [ -e "$work/e2e.kernels" ] || beside_nice=0
-for l in "$work"/lane.* "$work"/e2e.*; do
+for l in "$work"/lane.*; do
 	[ -e "$l" ] || continue
-	case $l in *e2e.kernels) run_lane "$l" 0 & ;; *) run_lane "$l" "$beside_nice" & ;; esac
+	run_lane "$l" "$beside_nice" &
+	lanes="${lanes:-} $!"
+done
+# KIT_E2E_LANES=1: the one end-to-end lane after the unit lanes, as before
+units=${lanes:-}
+for l in "$work"/e2e.*; do
+	[ -e "$l" ] || continue
+	case $l in
+	*e2e.kernels) run_lane "$l" 0 & ;;
+	*) if [ "${KIT_E2E_LANES:-2}" = 1 ]; then
+		( for _p in $units; do while kill -0 "$_p" 2>/dev/null; do sleep 1; done; done; run_lane "$l" 0 ) &
+	   else run_lane "$l" "$beside_nice" & fi ;;
+	esac
 	lanes="${lanes:-} $!"
 done
 # alive: a lane still runs (a file whose lane is gone and left no result

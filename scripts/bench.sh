@@ -132,7 +132,9 @@ check_run() {
 	la=$(cut -d' ' -f1-3 /proc/loadavg)
 	progress bench "$1" "make check on a fresh clone of $(git -C "$_clone" rev-parse --short HEAD), build caches $3"
 	_t0=$(date +%s)
-	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK sh .ci/run) >"$tmp/$1.log" 2>&1
+	# (KIT_ROOT, which lib.sh exported for this script, would send the
+	# clone's scripts to this kit's copies: the clone's own, as CI has)
+	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK env -u KIT_ROOT sh .ci/run) >"$tmp/$1.log" 2>&1
 	_r=$?
 	_s=$(($(date +%s) - _t0))
 	cp "$tmp/$1.log" "$OUT/bench-$1.log"

@@ -141,6 +141,9 @@ fi
 # cross/pin-line.h).  A cell may add its own (X_CFLAGS).
 base_flags=$(printf '%s\n' $KIT_CC_FLAGS | grep -v '^-m' | tr '\n' ' ')
 obj_flags="-ffunction-sections -fdata-sections -include $KIT_ROOT/cross/pin-line.h"
+# cells built side by side (see the main loop below)
+CROSS_JOBS=${CROSS_JOBS:-$JOBS}
+case $CROSS_JOBS in '' | *[!0-9]* | 0*) die 2 "CROSS_JOBS='$CROSS_JOBS' is not a positive whole number; set CROSS_JOBS=<cells at a time>, e.g. CROSS_JOBS=2" ;; esac
 
 # Patch -> change folder (by the upstream id in its Git-commit: line).
 change_of() {
@@ -685,8 +688,6 @@ elif [ -z "$src_id" ]; then
 	progress "$BRANCH" cross "the source has no verified marker naming it ($src/.kit-verified): the cross cache is not used"
 fi
 ncells=$(echo $cells | wc -w)
-CROSS_JOBS=${CROSS_JOBS:-$JOBS}
-case $CROSS_JOBS in '' | *[!0-9]* | 0*) die 2 "CROSS_JOBS='$CROSS_JOBS' is not a positive whole number; set CROSS_JOBS=<cells at a time>, e.g. CROSS_JOBS=2" ;; esac
 [ "$CROSS_JOBS" -le "$ncells" ] || CROSS_JOBS=$ncells
 JOBS_X=$((JOBS / CROSS_JOBS)); [ "$JOBS_X" -ge 1 ] || JOBS_X=1; [ "$JOBS_X" -le 2 ] || JOBS_X=2
 # the queue: the cells not yet taken, one per line, those with the most

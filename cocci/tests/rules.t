@@ -104,6 +104,8 @@ t_check "apply.sh: KIT_SPATCH_CACHE=0 runs spatch every time; the same diff" sh 
 (cd "$tmp/t1" && patch -s -p1 <"$tmp/d1")
 sh cocci/apply.sh $L "$tmp/t1" >"$tmp/d2" 2>"$tmp/e2"; rc=$?
 t_check "apply.sh: fixed tree gives no diff and says already fixed" sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/d2' ] && grep -q 'already fixed' '$tmp/e2'"
+t_check "apply.sh: ... from the spatch cache: the first run's idempotence check was this very run" \
+	grep -q 'spatch runs: 0 run, [1-9][0-9]* from the cache' "$tmp/e2"
 sh cocci/apply.sh $L "$tmp/t1" --report >"$tmp/d3" 2>"$tmp/e3"; rc=$?
 t_check "apply.sh --report: silent on the fixed tree" sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/d3' ] && grep -q 'already fixed' '$tmp/e3'"
 mk t1r fs/binfmt_som.c $LT/setup_new_exec-loaders/som.c

@@ -332,6 +332,28 @@ for d in nosteps halfstep; do
 		t_ok "check-expect: a cell with $d is a FAIL, not OK" || t_fail "check-expect: a cell with $d is a FAIL, not OK" "rc=$r" "$o"
 done
 
+# Cells side by side (CROSS_JOBS=2): the same table, rows in the order
+# named, as one at a time; a failed cell among them fails the run.
+export KIT_CROSS_CACHE=0
+printf 'X_DESC="fails"\nX_ARCH=x86\nX_CC=cc\nX_PKG=gcc\nX_OBJS=fs/missing.o\n' >"$kit/cross/matrix/bad.conf"
+: >"$kit/cross/matrix/bad.config"
+cross fake good other bad skip
+cp "$top/table.txt" "$tmp/table-serial"; rc1=$rc
+export CROSS_JOBS=2
+cross fake good other bad skip
+unset CROSS_JOBS KIT_CROSS_CACHE
+rm "$kit/cross/matrix/bad.conf" "$kit/cross/matrix/bad.config"
+if [ $rc1 -eq 1 ] && [ $rc -eq 1 ] && cmp -s "$tmp/table-serial" "$top/table.txt" && row bad | grep -q '^failed: unpatched' &&
+	[ "$(tail -n +2 "$top/table.txt" | awk '{ print $2 }' | paste -sd' ' -)" = "good other bad skip" ]; then
+	t_ok "CROSS_JOBS=2: cells side by side give the table one at a time gives, in the order named; a failed one fails the run"
+else t_fail "CROSS_JOBS=2: the same table as one at a time" "rc=$rc (one at a time: $rc1)" "$(diff "$tmp/table-serial" "$top/table.txt")"; fi
+export CROSS_JOBS=two
+cross fake good
+unset CROSS_JOBS
+if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && printf '%s' "$err" | grep -q "CROSS_JOBS='two' is not a positive whole number"; then
+	t_ok "a bad CROSS_JOBS is refused in one line"
+else t_fail "a bad CROSS_JOBS is refused in one line" "rc=$rc" "$err"; fi
+
 rm -rf "$tmp/out"
 for bad in ../../tmp/x "fake/../fake"; do
 	cross "$bad" good

@@ -16,8 +16,9 @@
 #     N differs from the number of ok / not ok lines it printed;
 #   - it runs past its time limit and is killed: KIT_TEST_TIMEOUT seconds
 #     if set, else the file's own "# timeout: N" line (in its first 20
-#     lines), else 1200 for a unit file (cocci/tests/trees.t took 355 s
-#     on 2 cores in make check) and 3600 for an end-to-end one (a cold
+#     lines), else 1200 for a unit file (cocci/tests/trees.t, the
+#     longest, runs spatch on seven real trees in make check; its time is
+#     in make check's last line) and 3600 for an end-to-end one (a cold
 #     ci/e2e/20-verify.t builds and boots every branch).
 set -u
 # The tests' own arithmetic (awk on a boot's seconds) the C way, as the

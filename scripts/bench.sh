@@ -118,6 +118,9 @@ stage() {
 		    ratio_to_make_and_boots: (if ($m + $bt) > 0 then (.stages[$n].seconds / ($m + $bt) * 1000 | round) / 1000 else null end)}' \
 		>"$res.new" && mv "$res.new" "$res" || rm -f "$res.new"
 }
+# cpu_busy: the machine's CPU time so far, every core, in clock ticks
+# (/proc/stat: all but idle and iowait)
+cpu_busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 # check_run STAGE CACHE WHAT: make check (.ci/run, what CI runs) on a
 # fresh clone of the kit's HEAD with KIT_CACHE=CACHE (WHAT says which):
 # its seconds, exit, phases (its own "make check took" line) and summary
@@ -132,11 +135,13 @@ check_run() {
 	la=$(cut -d' ' -f1-3 /proc/loadavg)
 	progress bench "$1" "make check on a fresh clone of $(git -C "$_clone" rev-parse --short HEAD), build caches $3"
 	_t0=$(date +%s)
+	_cpu0=$(cpu_busy)
 	# (KIT_ROOT, which lib.sh exported for this script, would send the
 	# clone's scripts to this kit's copies: the clone's own, as CI has)
 	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK env -u KIT_ROOT sh .ci/run) >"$tmp/$1.log" 2>&1
 	_r=$?
 	_s=$(($(date +%s) - _t0))
+	_cpu=$(( ($(cpu_busy) - _cpu0) / $(getconf CLK_TCK) ))
 	cp "$tmp/$1.log" "$OUT/bench-$1.log"
 	# "make check took N s (phases: unit 375 s, trees 250 s, ...)"
 	_took=$(grep '^make check took ' "$tmp/$1.log" | tail -1)
@@ -146,8 +151,10 @@ check_run() {
 		jq -R -s 'split("\n") | map(select(. != "") | split(" ") | {key: .[0], value: (.[1] | tonumber)}) | from_entries')
 	jq --arg n "$1" --argjson s "$_s" --argjson rc "$_r" --arg la "$la" --arg took "$_took" --arg sum "$_sum" \
 		--arg commit "$(git -C "$_clone" rev-parse HEAD)" --argjson ph "${_ph:-null}" --arg c "$3" \
+		--argjson cpu "$_cpu" --argjson cores "$(nproc)" \
 		'.stages[$n] = {seconds: $s, exit: $rc, kit_commit: $commit, took_line: $took, summary: $sum,
-		   phases: $ph, caches: $c, load_before: $la}' \
+		   phases: $ph, caches: $c, load_before: $la,
+		   cpu_seconds: $cpu, cores: $cores, cores_busy: (if $s > 0 then ($cpu / $s * 100 | round) / 100 else null end)}' \
 		"$res" >"$res.new" && mv "$res.new" "$res"
 	publish
 	rmtree "$tmp/$1"

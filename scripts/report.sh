@@ -241,7 +241,8 @@ render() {
 		       (.branches | to_entries[] | "| \(.key) | \(.value.kit_build_seconds) | \(.value.kit_config_make_seconds) | \(.value.bare_make_seconds) | \(.value.ratio // "-") | \(.value.runs.kit // [] | map(tostring) | join(", ")) | \(.value.runs.bare // [] | map(tostring) | join(", ")) | \(.value.runs.kit_config_from_cache // [] | join(", ")) | \(.value.load_before) |")
 		     else "", "Overhead, \(.branch): the kit'"'"'s whole build \(.kit_build_seconds) s (config+make \(.kit_config_make_seconds) s) against a bare make -j bzImage of the same configured tree \(.bare_make_seconds) s." end),
 		  (.stages | to_entries[] | select(.key == "check" or .key == "check-warm") | .value
-		   | "", "make check on a fresh clone of kit \(.kit_commit[0:12]), build caches \(.caches): \(.seconds) s, exit \(.exit); \(if .summary == "" then "no summary line" else .summary end); load before \(.load_before).",
+		   | "", "make check on a fresh clone of kit \(.kit_commit[0:12]), build caches \(.caches): \(.seconds) s, exit \(.exit); \(if .summary == "" then "no summary line" else .summary end); load before \(.load_before)."
+		     + (if .cpu_seconds then " The machine'"'"'s CPU time meanwhile: \(.cpu_seconds) s, \(.cores_busy) cores busy on average (of \(.cores)): a run whose cores stay busy takes no less than its CPU time over the cores." else "" end),
 		     (if .phases then "", "Its phases (where its line says the unit phase ran beside the others, or the end-to-end files in two lanes, they add up to more than the whole):",
 		       "", "| phase | seconds |", "|---|---|", (.phases | to_entries[] | "| \(.key) | \(.value) |") else empty end))' "$b"
 	else

@@ -161,6 +161,9 @@ x86=$(echo "$x86" | sed 's/make-4.3-mixed-rules-2.6.26-27 //')
 fake_conf "$kit" fake BR_SOURCE=git "BR_COMMIT=$(printf '%040d' 1)" "BR_HOST_SERIES=\"$x86\""
 for p in $x86; do synth old "branches/host/$p.patch" "$tmp/lacks"; done
 fake_tree "$tmp/lacks"
+# (fake_tree writes its own scripts/Kbuild.include: that patch's old side
+# again, after it)
+synth old branches/host/make-4.3-cmd-pound.patch "$tmp/lacks"
 TREE=$tmp/lacks NAME=lacks sh "$kit/scripts/build.sh" unpatched >"$tmp/log" 2>&1; rc=$?
 want=$(for p in $x86; do sed -n 's|^+++ b/||p' "branches/host/$p.patch"; done | LC_ALL=C sort -u | tr '\n' ' ')
 got=$(jq -r '.build.unpatched.files_changed_from_source | join(" ")' "$OUT/lacks/result.json" 2>&1)

@@ -11,7 +11,7 @@ export BRANCH TREE NAME CONFIG KERNEL_GIT KIT_CACHE JOBS ARCHES HARDENING CVE UP
 # (awk writes "1,28" under de_DE, which jq refuses; scripts/lib.sh).
 export LC_ALL := C
 
-.PHONY: help deps all check unit e2e build build-all verify verify-all \
+.PHONY: help deps all check unit e2e build build-all seed-check verify verify-all \
 	series series-all new-fix mbox mainline-tags pick picks-table mutants compile-check ppc64-boot cross cross-all cross-deps testvm report records clean
 
 help:
@@ -61,6 +61,7 @@ help:
 	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
 	@echo '  make bench               time the matrix cold, warm, one series changed, and the'
 	@echo '                           kit against a bare make, a cold make check (out/bench.json; never a test)'
+	@echo '  make seed-check [BRANCH=b]  a seeded build against clean ones: same outputs (default v2.6.32)'
 	@echo '  make clean               remove $$(OUT), exactly that folder, when the kit made it (refuses'
 	@echo '                           any other folder, /, $$HOME, the repository)'
 	@echo
@@ -80,6 +81,8 @@ help:
 	@echo '  OUT=<dir>        output root (default: the config file'"'"'s OUT, else ./out)'
 	@echo '  JOBS=<n>         make -j for kernel builds (default: nproc)'
 	@echo '  KIT_BUILD_CACHE=0  build every kernel, neither serve nor store one (default: 1)'
+	@echo '  KIT_SEED=0       build every kernel from clean, never from the objects of an earlier'
+	@echo '                   build'"'"'s tree in $$(OUT) (default: 1; make seed-check)'
 	@echo '  BOOT_JOBS=<n>    kernels booted side by side (default: nproc/4, at least 1)'
 	@echo '  VERIFY_JOBS=<n>  branches verify-all runs at once (default: nproc)'
 	@echo '  CROSS_JOBS=<n>   cross cells built side by side, each make -j JOBS/CROSS_JOBS (default: JOBS)'
@@ -143,6 +146,9 @@ pick:
 
 picks-table:
 	@sh scripts/pick.sh --table --write
+
+seed-check:
+	@sh scripts/seed-check.sh
 
 compile-check:
 	@sh scripts/cross.sh "$${BRANCH:-}" x86_32

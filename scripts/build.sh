@@ -338,6 +338,20 @@ fi
 # pull the bzImage from under the other's boot.
 up_to_date && exit 0
 
+# kbuild names its tree by absolute path in every command it records
+# (-I$(srctree)/arch/x86/include) and in every header an object depends on,
+# so a tree's objects serve a later make only at the path they were built
+# at.  Every build runs make with srctree= and objtree= set to one fixed
+# name, a link to the work tree: this user's, next to the build lock that
+# lets one build run at a time.  Then a built tree's commands are the same
+# wherever it has moved, and a later build can start from its objects (the
+# seed, below).  A name make cannot take (a space, a colon) or a folder
+# standing there: the work tree's own path, as make gives it.
+tree_link=$KIT_LOCK.tree
+case $tree_link in *[[:space:]:*?[]*) tree_link= ;; esac
+[ -z "$tree_link" ] || [ -L "$tree_link" ] || [ ! -e "$tree_link" ] || tree_link=
+kbuild_paths=${tree_link:+"srctree=$tree_link objtree=$tree_link"}
+
 t0=$(date +%s)
 # the work tree is this run's own (swept above once the run is gone); the
 # old fixed name, if a build held the lock then, goes now
@@ -454,6 +468,68 @@ if ! cmp -s "$tmp/expected-files" "$tmp/changed-files"; then
 	fail tree "the work tree differs from $src_id in files no series names"
 fi
 
+# make runs in this tree under the fixed name (above)
+[ -z "$tree_link" ] || ln -sfn "$tmp/src" "$tree_link" || fail tree "cannot point $tree_link at the work tree"
+
+# The seed: a tree an earlier build of this branch left in OUT, built under
+# the same fixed name with the same compiler, flags and recipe, whose files
+# differ least from this work tree's.  Its build's outputs are copied in,
+# each file that differs from the seed's is made newer than them, and each
+# of this tree's own copies that equals the seed's gets the seed's time:
+# kbuild's make then compiles what the difference reaches and nothing else
+# (a mutant, one file short of the patched kernel: that file's object and
+# the link).  The outputs are held to the digests the seed's build wrote
+# (seed.sums); a seed that does not match them is not used.  A file this
+# tree shares with the export (a hard link) is copied before its time is
+# set, never touched in place.  KIT_SEED=0 builds from clean.
+seed_key=$({
+	echo "seed 1 $BRANCH $BR_ARCH $tree_link $KIT_CC_FLAGS"
+	ver gcc --version; ver ld --version; ver as --version; ver make --version
+	perl -e 'print "perl $^V\n"'
+	cat "$KIT_ROOT/branches/host/$BR_FLAGS.flags" "$KIT_ROOT/scripts/build.sh"
+} | sha256sum | cut -d' ' -f1)
+# seed_differs LISTING_A LISTING_B: the paths of B's files that A lacks or
+# holds with other content or mode
+seed_differs() {
+	awk -F'\t' 'NR == FNR { if ($1 !~ /^040000/) s[$2] = $1; next }
+		$1 !~ /^040000/ && s[$2] != $1 { print $2 }' "$1" "$2"
+}
+seed= seed_n=
+if [ "${KIT_SEED:-1}" = 1 ] && [ -n "$tree_link" ]; then
+	for _k in "$OUT"/*/*/seed.key; do
+		_d=${_k%/seed.key}
+		[ "$(cat "$_k" 2>/dev/null)" = "$seed_key" ] && [ -d "$_d/src" ] &&
+			[ -r "$_d/work.listing" ] && [ -r "$_d/seed.sums" ] || continue
+		_n=$(seed_differs "$_d/work.listing" "$tmp/work.listing" | wc -l)
+		[ -n "$seed" ] && [ "$_n" -ge "$seed_n" ] || { seed=$_d seed_n=$_n; }
+	done
+	if [ -n "$seed" ] && ! (cd "$seed/src" && sha256sum -c --quiet --status ../seed.sums) 2>/dev/null; then
+		warn "[$NAME] $seed/src does not hold what its build made (seed.sums); building from clean"
+		seed=
+	fi
+fi
+if [ -n "$seed" ]; then
+	progress "$NAME" seed "starting from the objects of $seed ($seed_n files differ)"
+	seed_differs "$seed/work.listing" "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.differs"
+	(
+		cd "$tmp/src"
+		# this tree's own copies (the patches wrote them) equal to the seed's
+		find . -type f -links 1 -printf '%P\n' | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.differs" |
+			while IFS= read -r f; do touch -r "$seed/src/$f" "$f" || exit 1; done
+		while IFS= read -r f; do
+			[ -f "$f" ] && [ ! -L "$f" ] || continue
+			if [ "$(stat -c %h "$f")" -gt 1 ]; then cp -p "$f" "$f.kit-seed" && mv -f "$f.kit-seed" "$f" || exit 1; fi
+			touch "$f" || exit 1
+		done <"$tmp/seed.differs"
+		# the seed's outputs, less what this tree holds as source, and
+		# less .version (the link counts builds in it: a clean one says #1)
+		cut -f2 "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.source"
+		cut -c67- "$seed/seed.sums" | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.source" |
+			grep -v -x -e .version -e .old_version | (cd "$seed/src" && xargs -r -d '\n' cp -p --parents -t "$tmp/src")
+	) || fail seed "cannot start from the objects of $seed"
+	rm -f "$tmp/seed.differs" "$tmp/seed.source"
+fi
+
 tb=$(date +%s)
 cat_frags >"$tmp/required.config"
 # ARCH and CROSS_COMPILE on every make: a vendor's top Makefile may default
@@ -464,8 +540,14 @@ cat_frags >"$tmp/required.config"
 # running).
 kmake() {
 	_kx=; [ "$1" != exec ] || { _kx=exec; shift; }
-	$_kx make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" "$@"
+	# shellcheck disable=SC2086
+	$_kx make ARCH="$BR_ARCH" CROSS_COMPILE= CC="gcc $KIT_CC_FLAGS" $kbuild_paths "$@"
 }
+# kmake_dir: into the work tree for make, by the fixed name where there is
+# one: a cd through the link keeps it in PWD, which the compiler takes for
+# the folder it names in an object's debug information (the boot code's),
+# so that no object holds the work tree's own path
+kmake_dir() { cd "${tree_link:-$tmp/src}"; }
 config_key= config_hit=false
 if [ -z "$TREE" ]; then
 	# the kit's own kernels: small, from allnoconfig (its reference)
@@ -510,7 +592,7 @@ if [ -z "$TREE" ]; then
 		progress "$NAME" config "miniconfig: $BR_CONFIG, its .config from the configuration cache (${config_key%"${config_key#????????????}"})"
 	else
 		progress "$NAME" config "miniconfig: $BR_CONFIG"
-		(cd "$tmp/src" && kmake -j"$JOBS" KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
+		(kmake_dir && kmake -j"$JOBS" KCONFIG_ALLCONFIG="$tmp/kit.config" allnoconfig) >>"$log" 2>&1 ||
 			fail config "make allnoconfig failed"
 	fi
 else
@@ -521,13 +603,13 @@ else
 	if [ -n "$tree_config" ]; then
 		cp "$tree_config" "$tmp/src/.config"
 	else
-		(cd "$tmp/src" && kmake -j"$JOBS" defconfig) >>"$log" 2>&1 || fail config "make defconfig failed"
+		(kmake_dir && kmake -j"$JOBS" defconfig) >>"$log" 2>&1 || fail config "make defconfig failed"
 	fi
 	sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$tmp/required.config" |
 		sed 's/.*/^(&=|# & is not set$)/' >"$tmp/required.syms"
 	{ grep -v -E -f "$tmp/required.syms" "$tmp/src/.config" || :; cat "$tmp/required.config"; } >"$tmp/src/.config.new"
 	mv "$tmp/src/.config.new" "$tmp/src/.config"
-	(cd "$tmp/src" && yes '' | kmake oldconfig) >>"$log" 2>&1 || fail config "make oldconfig failed"
+	(kmake_dir && yes '' | kmake oldconfig) >>"$log" 2>&1 || fail config "make oldconfig failed"
 fi
 sh "$KIT_ROOT/scripts/check-config.sh" "$tmp/required.config" "$tmp/src/.config" ${TREE:+"$tmp/src"} >>"$log" 2>&1 ||
 	fail config "$(grep -m1 "^check-config: CONFIG" "$log")"
@@ -539,12 +621,16 @@ if [ -n "$config_key" ] && [ "$config_hit" = false ] && [ "${KIT_CONFIG_CACHE:-1
 		chmod -R a-w "$_ct" && mv -T "$_ct" "$config_entry"; } 2>/dev/null || rmtree "$_ct"
 fi
 
+# the seed's configuration, unchanged: its time too (a newer .config makes
+# kbuild write its configuration headers again, and compile what reads them)
+[ -z "$seed" ] || ! cmp -s "$seed/src/.config" "$tmp/src/.config" || touch -r "$seed/src/.config" "$tmp/src/.config"
+
 progress "$NAME" build "make -j$JOBS bzImage ($KIND)"
 # where make's own lines start in the log: the first error is looked for
 # there (oldconfig's questions above it hold words like "errors")
 make_from=$(($(wc -l <"$log") + 1))
 (
-	cd "$tmp/src"
+	kmake_dir
 	# (a job started with & ignores SIGINT: Ctrl-C reaches make through
 	# the trap, as SIGTERM, which make passes on to what it runs)
 	kmake exec -j"$JOBS" bzImage >>"$log" 2>&1 &
@@ -553,7 +639,8 @@ make_from=$(($(wc -l <"$log") + 1))
 	# holds no output of the run, and goes with it); make's end is seen
 	# when it comes, by wait, not at the next look of a polling loop
 	(
-		trap 'kill $s 2>/dev/null; exit 0' TERM
+		s=
+		trap '[ -z "$s" ] || kill $s 2>/dev/null; exit 0' TERM
 		while :; do
 			sleep 15 </dev/null >/dev/null 2>&1 &
 			s=$!
@@ -561,7 +648,7 @@ make_from=$(($(wc -l <"$log") + 1))
 			kill -0 $pid 2>/dev/null || exit 0
 			progress "$NAME" build "$(grep -c '^  CC ' "$log") objects compiled"
 		done
-	) &
+	) 9>&- &
 	tick=$!
 	trap 'kill $pid $tick 2>/dev/null' INT TERM
 	# (a wait the trap broke into is waited again: make is still ending)
@@ -585,6 +672,15 @@ cp "$tmp/src/.config" "$tmp/src/System.map" "$tmp"/ || fail build "no .config or
 (cd "$tmp/src" && nm -A $(ls fs/*.o arch/x86/ia32/*.o 2>/dev/null | grep -v 'built-in') 2>/dev/null) >"$tmp/symbols.txt" || :
 sha256sum "$tmp/src/.config" | cut -d' ' -f1 >"$tmp/config.sha256"
 printf '%s\n' "$stamp" >"$tmp/stamp"
+# what the build made in its tree, by digest, and under which key: a later
+# build's seed (above)
+if [ -n "$tree_link" ]; then
+	cut -f2 "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.source"
+	{ (cd "$tmp/src" && find . -type f -printf '%P\n' | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.source" |
+		xargs -r -d '\n' sha256sum) >"$tmp/seed.sums" && printf '%s\n' "$seed_key" >"$tmp/seed.key"; } ||
+		rm -f "$tmp/seed.sums" "$tmp/seed.key"
+	rm -f "$tmp/seed.source"
+fi
 # (rmtree: folders made writable, never the files a work tree shares
 # with its link source)
 rmtree "$bdir" "$bdir.failed"
@@ -605,6 +701,7 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	--arg stamp "$stamp" --rawfile changed "$bdir/changed-files" \
 	--arg cfrom "$config_from" --rawfile req "$bdir/required.config" \
 	--arg ckey "$config_key" --argjson chit "$config_hit" \
+	--arg seed "$seed" --argjson seedn "${seed_n:-0}" --argjson ncc "$(grep -c '^  CC ' "$bdir/build.log" || :)" \
 	'.branch = $b | .definition = $br | .base_commit = (if $commit == "" then null else $commit end)
 	 | .source = $src | .tree = (if $tree == "" then null else $tree end)
 	 | .build[$k] = {status: "ok", seconds: $s, total_seconds: $total, log: $log, bzImage: $img,
@@ -615,7 +712,9 @@ result_update "$result" --arg b "$NAME" --arg br "$BRANCH" --arg k "$KIND" \
 	    host_series: ($series | split(" ") | map(select(. != ""))), inputs_sha256: $stamp,
 	    host_series_applied: ($applied | split(" ") | map(select(. != ""))),
 	    host_series_present: ($present | split(" ") | map(select(. != ""))),
-	    files_changed_from_source: ($changed | split("\n") | map(select(. != "")))}
+	    files_changed_from_source: ($changed | split("\n") | map(select(. != ""))),
+	    objects_compiled: $ncc,
+	    seed: (if $seed == "" then null else {from: $seed, files_differing: $seedn} end)}
 	 | .toolchain = {gcc: $gcc, binutils: $ld, "as": $gas, make: $make, perl: $perl}'
 if [ "$KIND" = patched ] && [ -r "$nodedir/plan/plan.json" ]; then
 	result_update "$result" --slurpfile p "$nodedir/plan/plan.json" '.security = $p[0]'
@@ -631,4 +730,4 @@ jq --arg k "$KIND" --arg at "$(date -u +%FT%TZ)" \
 to_cache
 result_update "$result" --arg k "$KIND" --arg key "$stamp" --arg e "$cache_dir/$stamp" \
 	'.build[$k].cache = {hit: false, key: $key, entry: (if ($e | length) > 0 then $e else null end)}'
-progress "$NAME" done "$KIND build ok: config+make ${secs}s, ${total}s with copy and audit: $bdir/bzImage"
+progress "$NAME" done "$KIND build ok: config+make ${secs}s, ${total}s with copy and audit, $(jq -r ".build[\"$KIND\"].objects_compiled" "$result") objects compiled${seed:+ (seeded)}: $bdir/bzImage"

@@ -19,7 +19,9 @@
 # first: "allnoconfig" copies the miniconfig to .config, "defconfig" writes
 # CONFIG_FAKE_DEFCONFIG=y, "oldconfig" drops CONFIG_FAKE_NEEDS_BROKEN (a
 # symbol whose dependency the tree cannot give), "bzImage" fails
-# unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, and writes fs/.exec.o.cmd
+# unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, "compiles" fs/exec.o and
+# kernel/fork.o (a copy of the .c, made when the .c is newer, as make
+# does, saying "  CC      <object>"), and writes fs/.exec.o.cmd
 # with $(CC) (what flag-audit.sh reads), arch/x86/boot/bzImage and System.map.
 # FAKE_BZIMAGE_SLEEP=N makes bzImage take N seconds; FAKE_BZIMAGE_ERROR=<line>
 # makes oldconfig ask a question with "errors" in it and bzImage fail,
@@ -69,7 +71,10 @@ defconfig:
 oldconfig:
 	sed -i '/^CONFIG_FAKE_NEEDS_BROKEN=/d' .config
 	$(if $(FAKE_BZIMAGE_ERROR),echo 'Enable recovery from hardware memory errors (MEMORY_FAILURE) [N/y/?] (NEW)')
-bzImage:
+%.o: %.c
+	@echo '  CC      $@'
+	cp $< $@
+bzImage: fs/exec.o kernel/fork.o
 	$(if $(FAKE_BZIMAGE_SLEEP),sleep $(FAKE_BZIMAGE_SLEEP))
 	@$(if $(FAKE_BZIMAGE_ERROR),echo 'warning: not this one' && echo 'ld: x.o: warning: multiple definition of y' && echo '$(FAKE_BZIMAGE_ERROR)' && false)
 	test "$(ARCH)" = x86_64

@@ -112,7 +112,7 @@ t_unit=$(cat "$KIT_RUN_DIR/unit.seconds" 2>/dev/null || echo '?')
 # ... in Ns" after each file): the figure the CI budget is checked
 # against, never typed into a document.
 phases=$(cat "$KIT_RUN_DIR/e2e.log" 2>/dev/null |
-	sed -n 's|^--- \(.*/\)\{0,1\}\([^/:]*\)\.t: .* in \([0-9]*\)s (elapsed .*|\2 \3 s|p' | paste -sd, - | sed 's/,/, /g')
+	sed -n 's|^--- \(.*/\)\{0,1\}\([^/:]*\)\.t: .* in \([0-9]*\)s[, cpu0-9s]* (elapsed .*|\2 \3 s|p' | paste -sd, - | sed 's/,/, /g')
 echo
 echo "make check took $(($(date +%s) - t_start)) s$beside (phases: unit $t_unit s${phases:+, $phases})"
 echo "$pass passed, $fail failed, $skip skipped"

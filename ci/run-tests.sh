@@ -5,8 +5,10 @@
 # E2E=1, ci/e2e/*.t (end-to-end: builds and boots kernels).  Each prints
 # TAP (see ci/tap.sh).  The last line printed is the summary the CI reads:
 #   "N passed, N failed, N skipped"
-# After each file a "--- FILE: ... in Ns (elapsed Ns)" line: where CI time
-# goes (Ns: the file's own run; unit files run KIT_TEST_JOBS at a time).
+# After each file a "--- FILE: ... in Ns, cpu Ns (elapsed Ns)" line: where
+# CI time goes (in: the file's own run; cpu: the processor time it took,
+# what files run beside each other share; unit files run KIT_TEST_JOBS at
+# a time).
 #
 # A file is judged by more than its "not ok" lines, so that a test that
 # dies half-way is never read as a pass.  Each of these counts as one
@@ -63,11 +65,19 @@ time_limit() {
 # OUT, then "rc seconds" to OUT.rc.  timeout signals the file's whole
 # process group (QEMU, make ...); -k: what ignores TERM is killed 10 s
 # later.
+# The file's CPU time (user and system, of everything it ran and waited
+# for) is the subshell's children's, as its "times" prints them.
 run_file() {
 	_f0=$(date +%s)
-	nice -n "$3" timeout -k 10 "$(time_limit "$1")" sh "$1" >"$2" 2>&1
+	_cpu=$(
+		nice -n "$3" timeout -k 10 "$(time_limit "$1")" sh "$1" >"$2" 2>&1
+		echo $? >"$2.st"
+		# (times in this shell, not in a pipeline's own process)
+		times >"$2.times"
+		awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t + 0.5 }' "$2.times"
+	)
 	# written aside, then renamed: the reader never sees it half written
-	echo "$? $(($(date +%s) - _f0))" >"$2.rc.tmp" && mv "$2.rc.tmp" "$2.rc"
+	echo "$(cat "$2.st") $(($(date +%s) - _f0)) ${_cpu:-0}" >"$2.rc.tmp" && rm -f "$2.st" "$2.times" && mv "$2.rc.tmp" "$2.rc"
 }
 
 # Unit files run KIT_TEST_JOBS at a time (default: the machine's cores):
@@ -183,8 +193,8 @@ for f in $files; do
 	out=$work/$i.out
 	limit=$(time_limit "$f")
 	while [ ! -e "$out.rc" ] && alive; do sleep 1; done
-	if [ -e "$out.rc" ]; then read -r rc secs <"$out.rc"; cat "$out"
-	else rc=1 secs=0; : >"$out"; echo "run-tests.sh: $f: its lane stopped before it ran" >&2; fi
+	if [ -e "$out.rc" ]; then read -r rc secs cpu <"$out.rc"; cat "$out"
+	else rc=1 secs=0 cpu=0; : >"$out"; echo "run-tests.sh: $f: its lane stopped before it ran" >&2; fi
 	p=$(grep -E '^ok ' "$out" | grep -vc '# SKIP')
 	s=$(grep -Ec '^ok .*# SKIP' "$out")
 	n=$(grep -Ec '^not ok ' "$out")
@@ -202,7 +212,7 @@ for f in $files; do
 	pass=$((pass + p)) skip=$((skip + s)) fail=$((fail + n))
 	rm -f "$out" "$out.rc"
 	now=$(date +%s)
-	echo "--- $f: ${p} ok, ${n} not ok, ${s} skip in ${secs}s (elapsed $((now - t0))s)"
+	echo "--- $f: ${p} ok, ${n} not ok, ${s} skip in ${secs}s, cpu ${cpu}s (elapsed $((now - t0))s)"
 done
 wait
 echo

@@ -136,9 +136,10 @@ check_run() {
 	progress bench "$1" "make check on a fresh clone of $(git -C "$_clone" rev-parse --short HEAD), build caches $3"
 	_t0=$(date +%s)
 	_cpu0=$(cpu_busy)
-	# (KIT_ROOT, which lib.sh exported for this script, would send the
-	# clone's scripts to this kit's copies: the clone's own, as CI has)
-	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK env -u KIT_ROOT sh .ci/run) >"$tmp/$1.log" 2>&1
+	# (KIT_ROOT, OUT and KIT_T0, which lib.sh exported for this script,
+	# would send the clone's scripts to this kit's copies and its outputs
+	# into the bench's: the clone's own, as CI has)
+	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK env -u KIT_ROOT -u OUT -u KIT_T0 sh .ci/run) >"$tmp/$1.log" 2>&1
 	_r=$?
 	_s=$(($(date +%s) - _t0))
 	_cpu=$(( ($(cpu_busy) - _cpu0) / $(getconf CLK_TCK) ))

@@ -440,6 +440,9 @@ if [ -n "$sec_dir" ]; then
 		done
 	else
 		progress "$NAME" series "quilt push -a ($sec_dir)"
+		set --
+		for p in $(grep -v '^#' "$sec_dir/series"); do set -- "$@" "$sec_dir/$p"; done
+		patch_files "$@" | unshare "$tmp/src" || fail series "cannot copy the files $sec_dir patches"
 		(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
 			fail series "quilt push -a of $sec_dir failed"
 		rm -rf "$tmp/src/.pc"
@@ -513,13 +516,13 @@ if [ -n "$seed" ]; then
 	seed_differs "$seed/work.listing" "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.differs"
 	(
 		cd "$tmp/src"
-		# this tree's own copies (the patches wrote them) equal to the seed's
-		find . -type f -links 1 -printf '%P\n' | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.differs" |
+		# this tree's own copies (the patches wrote them, after the seed's
+		# tree was made) equal to the seed's
+		find . -type f -links 1 -newer "$seed/work.listing" -printf '%P\n' | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.differs" |
 			while IFS= read -r f; do touch -r "$seed/src/$f" "$f" || exit 1; done
+		unshare . <"$tmp/seed.differs" || exit 1
 		while IFS= read -r f; do
-			[ -f "$f" ] && [ ! -L "$f" ] || continue
-			if [ "$(stat -c %h "$f")" -gt 1 ]; then cp -p "$f" "$f.kit-seed" && mv -f "$f.kit-seed" "$f" || exit 1; fi
-			touch "$f" || exit 1
+			[ ! -f "$f" ] || [ -L "$f" ] || touch "$f" || exit 1
 		done <"$tmp/seed.differs"
 		# the seed's outputs, less what this tree holds as source, and
 		# less .version (the link counts builds in it: a clean one says #1)

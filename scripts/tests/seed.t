@@ -23,12 +23,12 @@ build() { # build KIND SERIES [VAR=value...]: build.sh's stderr in $tmp/err
 }
 compiled() { grep '^  CC ' "$OUT/${2:-fake}/$1/build.log" | awk '{print $2}' | LC_ALL=C sort | tr '\n' ' '; }
 rec() { jq -r "$2" "$OUT/${3:-fake}/result.json" | sed "s|^$OUT/||"; }
-# the export's files with their inode, size and time: what no build may change
-exp=$(sh "$kit/scripts/fetch.sh" fake 2>/dev/null)
-export_state() { (cd "$exp" && find . -type f -printf '%P %i %s %T@ %m\n' | LC_ALL=C sort); }
-export_state >"$tmp/export.before"
+# the export's files and its link source's (what the work trees link to),
+# with their inode, size, time and mode: what no build may change
+sh "$kit/scripts/fetch.sh" fake >/dev/null 2>&1
+export_state() { (cd "$KIT_CACHE/src" && find . -path './*/*' -type f -printf '%P %i %s %T@ %m\n' | LC_ALL=C sort); }
 
-build unpatched "" && [ "$(compiled unpatched)" = "fs/exec.o kernel/fork.o " ] &&
+build unpatched "" && export_state >"$tmp/export.before" && [ "$(compiled unpatched)" = "fs/exec.o kernel/fork.o " ] &&
 	[ "$(rec . .build.unpatched.seed)" = null ] && [ -s "$OUT/fake/unpatched/seed.sums" ] &&
 	t_ok "a first build compiles everything and leaves its outputs' digests for a later one (seed.sums)" ||
 	t_fail "first build" "$(compiled unpatched); $(cat "$tmp/err")"
@@ -53,13 +53,14 @@ build fix fix NAME=again && [ -z "$(compiled fix again)" ] && [ "$(rec . .build.
 chmod -R u+w "$OUT"; rm -rf "$OUT/fake/unpatched" "$OUT/clean" "$OUT/again"
 build fork fork && [ "$(compiled fork)" = "fs/exec.o kernel/fork.o " ] &&
 	[ "$(rec . .build.fork.seed.from)" = fake/fix ] &&
-	cmp -s "$exp/fs/exec.c" "$OUT/fake/fork/src/fs/exec.o" && grep -q forked "$OUT/fake/fork/src/kernel/fork.o" &&
+	cmp -s "$tmp/tree/fs/exec.c" "$OUT/fake/fork/src/fs/exec.o" && grep -q forked "$OUT/fake/fork/src/kernel/fork.o" &&
 	[ "$(stat -c %h "$OUT/fake/fork/src/fs/exec.c")" = 1 ] &&
 	t_ok "a file the seed patched and this tree shares with the export: copied, compiled again from the export's text" ||
 	t_fail "link broken" "compiled: $(compiled fork); $(cat "$tmp/err")"
 export_state >"$tmp/export.after"
 cmp -s "$tmp/export.before" "$tmp/export.after" &&
-	t_ok "the export keeps every file, inode and time through the seeded builds" ||
+	[ -n "$(ls -d "$KIT_CACHE"/src/.links.* 2>/dev/null)" ] &&
+	t_ok "the export and its link source keep every file, inode and time through the builds (quilt's pushes included)" ||
 	t_fail "export changed" "$(diff "$tmp/export.before" "$tmp/export.after" | head -4)"
 
 # a seed changed after its build: not used, said; the build is clean

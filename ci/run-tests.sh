@@ -65,8 +65,9 @@ time_limit() {
 # OUT, then "rc seconds" to OUT.rc.  timeout signals the file's whole
 # process group (QEMU, make ...); -k: what ignores TERM is killed 10 s
 # later.
-# The file's CPU time (user and system, of everything it ran and waited
-# for) is the subshell's children's, as its "times" prints them.
+# The file's CPU time (user and system) is the subshell's children's, as
+# its "times" prints them: what the file ran and waited for (a process
+# left running after its parent, or killed with it, is not counted).
 run_file() {
 	_f0=$(date +%s)
 	_cpu=$(
@@ -77,7 +78,7 @@ run_file() {
 		awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%d", t + 0.5 }' "$2.times"
 	)
 	# written aside, then renamed: the reader never sees it half written
-	echo "$(cat "$2.st") $(($(date +%s) - _f0)) ${_cpu:-0}" >"$2.rc.tmp" && rm -f "$2.st" "$2.times" && mv "$2.rc.tmp" "$2.rc"
+	echo "$(cat "$2.st" 2>/dev/null || echo 1) $(($(date +%s) - _f0)) ${_cpu:-0}" >"$2.rc.tmp" && rm -f "$2.st" "$2.times" && mv "$2.rc.tmp" "$2.rc"
 }
 
 # Unit files run KIT_TEST_JOBS at a time (default: the machine's cores):

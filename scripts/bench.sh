@@ -12,7 +12,10 @@
 #               took in it: each kernel's config+make seconds and the
 #               seconds of each QEMU run that gave a verdict (a kernel boots
 #               once per command line), as its records say
-#               (ratio_to_make_and_boots)
+#               (ratio_to_make_and_boots).  Every kernel is built from clean
+#               (KIT_SEED=0): the ratio is what the kit adds to the
+#               compiler's whole work, the sum of bare builds; a seeded
+#               build does less of that work, which the check stage shows
 #   warm        verify-all again, nothing changed (without cold before it,
 #               an untimed verify-all first fills the output root from the
 #               machine's own build cache, building what it lacks: the
@@ -46,7 +49,10 @@
 #               machine's build lock; its seconds, its phases (from its own
 #               "make check took" line) and its summary.  The entries it made
 #               then go to the machine's cache where their key is absent, so
-#               the next make check finds them.
+#               the next make check finds them.  The check stage's output
+#               root (the clone's out/: every branch verified, the mails and
+#               cross cells its files made) is kept as $OUT/check-out, for
+#               make report.
 # BENCH_BRANCHES narrows the matrix (default every branch).  Each stage
 # records seconds and how many kernels were built, served from the build
 # cache or up to date, parsed from the kit's own progress lines.
@@ -138,12 +144,17 @@ check_run() {
 	_cpu0=$(cpu_busy)
 	# (KIT_ROOT, OUT and KIT_T0, which lib.sh exported for this script,
 	# would send the clone's scripts to this kit's copies and its outputs
-	# into the bench's: the clone's own, as CI has)
-	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK env -u KIT_ROOT -u OUT -u KIT_T0 sh .ci/run) >"$tmp/$1.log" 2>&1
+	# into the bench's: the clone's own, as CI has, and an OUT in it, not
+	# the one a configuration file names)
+	(cd "$_clone" && KIT_CACHE=$2 KIT_LOCK=$KIT_LOCK OUT=$_clone/out env -u KIT_ROOT -u KIT_T0 sh .ci/run) >"$tmp/$1.log" 2>&1
 	_r=$?
 	_s=$(($(date +%s) - _t0))
 	_cpu=$(( ($(cpu_busy) - _cpu0) / $(getconf CLK_TCK) ))
 	cp "$tmp/$1.log" "$OUT/bench-$1.log"
+	if [ "$1" = check ] && [ -d "$_clone/out" ]; then
+		rmtree "$OUT/check-out"
+		mv "$_clone/out" "$OUT/check-out" || warn "cannot keep the check stage's output root in $OUT/check-out"
+	fi
 	# "make check took N s (phases: unit 375 s, trees 250 s, ...)"
 	_took=$(grep '^make check took ' "$tmp/$1.log" | tail -1)
 	_sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$tmp/$1.log" | tail -1)
@@ -222,7 +233,10 @@ matrix() {
 kroot=$KIT_ROOT
 for s in $stages; do
 	case $s in
-	cold) matrix cold; primed="the cold stage" ;;
+	cold)
+		matrix cold KIT_SEED=0; primed="the cold stage"
+		jq '.stages.cold.seeded = false' "$res" >"$res.new" && mv "$res.new" "$res" && publish
+		;;
 	warm)
 		if [ -z "${primed:-}" ]; then
 			progress bench warm "not timed: a first verify-all over $branches from the machine's build cache"

@@ -345,10 +345,12 @@ up_to_date && exit 0
 # name, a link to the work tree: this user's, next to the build lock that
 # lets one build run at a time.  Then a built tree's commands are the same
 # wherever it has moved, and a later build can start from its objects (the
-# seed, below).  A name make cannot take (a space, a colon) or a folder
-# standing there: the work tree's own path, as make gives it.
+# seed, below).  A name make cannot take (not absolute; a space, a colon,
+# or a character make or the shell reads as its own) or a folder standing
+# there: the work tree's own path, as make gives it, and no seed.
 tree_link=$KIT_LOCK.tree
-case $tree_link in *[[:space:]:*?[]*) tree_link= ;; esac
+case $tree_link in /*) ;; *) tree_link= ;; esac
+case $tree_link in *[[:space:]:*?[\\\$#\'\"\`]*) tree_link= ;; esac
 [ -z "$tree_link" ] || [ -L "$tree_link" ] || [ ! -e "$tree_link" ] || tree_link=
 kbuild_paths=${tree_link:+"srctree=$tree_link objtree=$tree_link"}
 
@@ -442,7 +444,7 @@ if [ -n "$sec_dir" ]; then
 		progress "$NAME" series "quilt push -a ($sec_dir)"
 		set --
 		for p in $(grep -v '^#' "$sec_dir/series"); do set -- "$@" "$sec_dir/$p"; done
-		patch_files "$@" | unshare "$tmp/src" || fail series "cannot copy the files $sec_dir patches"
+		patch_files "$@" | unshare_files "$tmp/src" || fail series "cannot copy the files $sec_dir patches"
 		(cd "$tmp/src" && QUILT_PATCHES=$sec_dir QUILT_PC=.pc quilt push -a -q --fuzz=0) >>"$log" 2>&1 ||
 			fail series "quilt push -a of $sec_dir failed"
 		rm -rf "$tmp/src/.pc"
@@ -488,21 +490,27 @@ fi
 seed_key=$({
 	echo "seed 1 $BRANCH $BR_ARCH $tree_link $KIT_CC_FLAGS"
 	ver gcc --version; ver ld --version; ver as --version; ver make --version
+	# what else makes an output a later build keeps: the host programs'
+	# C library, the compressors and cpio of the image and initramfs
+	ver ldd --version; ver gzip --version; ver bzip2 --help; ver lzma --version; ver cpio --version
 	perl -e 'print "perl $^V\n"'
 	cat "$KIT_ROOT/branches/host/$BR_FLAGS.flags" "$KIT_ROOT/scripts/build.sh"
 } | sha256sum | cut -d' ' -f1)
-# seed_differs LISTING_A LISTING_B: the paths of B's files that A lacks or
-# holds with other content or mode
+# seed_differs LISTING_A LISTING_B: B's files that A lacks or holds with
+# other content or mode, one "<mode in B><TAB>new|changed<TAB><path>" line
+# each
 seed_differs() {
-	awk -F'\t' 'NR == FNR { if ($1 !~ /^040000/) s[$2] = $1; next }
-		$1 !~ /^040000/ && s[$2] != $1 { print $2 }' "$1" "$2"
+	awk -F'\t' 'FILENAME == ARGV[1] { if ($1 !~ /^040000/) s[$2] = $1; next }
+		$1 !~ /^040000/ {
+			if (!($2 in s)) k = "new"; else if (s[$2] != $1) k = "changed"; else next
+			split($1, m, " "); print m[1] "\t" k "\t" $2 }' "$1" "$2"
 }
 seed= seed_n=
 if [ "${KIT_SEED:-1}" = 1 ] && [ -n "$tree_link" ]; then
 	for _k in "$OUT"/*/*/seed.key; do
 		_d=${_k%/seed.key}
 		[ "$(cat "$_k" 2>/dev/null)" = "$seed_key" ] && [ -d "$_d/src" ] &&
-			[ -r "$_d/work.listing" ] && [ -r "$_d/seed.sums" ] || continue
+			[ -s "$_d/work.listing" ] && [ -s "$_d/seed.sums" ] || continue
 		_n=$(seed_differs "$_d/work.listing" "$tmp/work.listing" | wc -l)
 		[ -n "$seed" ] && [ "$_n" -ge "$seed_n" ] || { seed=$_d seed_n=$_n; }
 	done
@@ -512,25 +520,47 @@ if [ "${KIT_SEED:-1}" = 1 ] && [ -n "$tree_link" ]; then
 	fi
 fi
 if [ -n "$seed" ]; then
+	seed_differs "$seed/work.listing" "$tmp/work.listing" >"$tmp/seed.differs" ||
+		fail seed "cannot compare the work tree with $seed"
+	# What make's times cannot tell: a symbolic link that points elsewhere
+	# (make reads its target's time), and a header the seed lacks (it may
+	# stand before another of its name on the include path, and no
+	# object's dependencies name it yet): built from clean.
+	_why=$(awk -F'\t' '$1 == "120000" { print "the symbolic link " $3 " differs"; exit }
+		$2 == "new" && $3 ~ /\.h$/ { print "the header " $3 " is new"; exit }' "$tmp/seed.differs")
+	if [ -n "$_why" ]; then
+		progress "$NAME" seed "not starting from the objects of $seed: $_why; building from clean"
+		seed=
+	fi
+fi
+if [ -n "$seed" ]; then
 	progress "$NAME" seed "starting from the objects of $seed ($seed_n files differ)"
-	seed_differs "$seed/work.listing" "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.differs"
+	cut -f3 "$tmp/seed.differs" | LC_ALL=C sort >"$tmp/seed.paths" &&
+		cut -f2 "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.source" && [ -s "$tmp/seed.source" ] ||
+		fail seed "cannot list the work tree's files"
+	# each step checked: errexit does not hold inside a group whose
+	# status is tested
 	(
-		cd "$tmp/src"
+		cd "$tmp/src" || exit 1
 		# this tree's own copies (the patches wrote them, after the seed's
-		# tree was made) equal to the seed's
-		find . -type f -links 1 -newer "$seed/work.listing" -printf '%P\n' | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.differs" |
-			while IFS= read -r f; do touch -r "$seed/src/$f" "$f" || exit 1; done
-		unshare . <"$tmp/seed.differs" || exit 1
+		# tree was made) equal to the seed's: the seed's time
+		find . -type f -links 1 -newer "$seed/work.listing" -printf '%P\n' >"$tmp/seed.own" || exit 1
+		LC_ALL=C sort "$tmp/seed.own" | LC_ALL=C comm -23 - "$tmp/seed.paths" >"$tmp/seed.same" || exit 1
+		while IFS= read -r f; do touch -r "$seed/src/$f" "$f" || exit 1; done <"$tmp/seed.same"
+		# each file that differs: its own copy, newer than every output
+		unshare_files . <"$tmp/seed.paths" || exit 1
 		while IFS= read -r f; do
 			[ ! -f "$f" ] || [ -L "$f" ] || touch "$f" || exit 1
-		done <"$tmp/seed.differs"
+		done <"$tmp/seed.paths"
 		# the seed's outputs, less what this tree holds as source, and
-		# less .version (the link counts builds in it: a clean one says #1)
-		cut -f2 "$tmp/work.listing" | LC_ALL=C sort >"$tmp/seed.source"
+		# less .version (the link counts builds in it: a clean one says #1);
+		# a file of the same name here is replaced, never written into
 		cut -c67- "$seed/seed.sums" | LC_ALL=C sort | LC_ALL=C comm -23 - "$tmp/seed.source" |
-			grep -v -x -e .version -e .old_version | (cd "$seed/src" && xargs -r -d '\n' cp -p --parents -t "$tmp/src")
+			grep -v -x -e .version -e .old_version >"$tmp/seed.outputs"
+		[ -s "$tmp/seed.outputs" ] || exit 1
+		cd "$seed/src" && xargs -r -d '\n' cp -p --parents --remove-destination -t "$tmp/src" <"$tmp/seed.outputs"
 	) || fail seed "cannot start from the objects of $seed"
-	rm -f "$tmp/seed.differs" "$tmp/seed.source"
+	rm -f "$tmp"/seed.differs "$tmp"/seed.paths "$tmp"/seed.source "$tmp"/seed.own "$tmp"/seed.same "$tmp"/seed.outputs
 fi
 
 tb=$(date +%s)

@@ -245,13 +245,13 @@ build_lock_ready() {
 	fi
 }
 
-# unshare DIR: each file named on stdin (a path in DIR) that DIR shares
+# unshare_files DIR: each file named on stdin (a path in DIR) that DIR shares
 # with another folder (a hard link: a farm's file and its link source's)
 # replaced by a copy of its own, with the same mode and times.  What sets
 # a file's time in place needs it first: quilt's backup of a file it
 # patches is a hard link to it whose time quilt sets, and so the link
 # source's, and every tree's that shares it.
-unshare() {
+unshare_files() {
 	while IFS= read -r _u; do
 		_uf=$1/$_u
 		[ -f "$_uf" ] && [ ! -L "$_uf" ] && [ "$(stat -c %h "$_uf")" -gt 1 ] || continue

@@ -233,7 +233,7 @@ render() {
 		  (.stages | to_entries[] | select(.key != "overhead" and .key != "check" and .key != "check-warm") | .value as $v
 		   | "| \(.key)\(if $v.changed then " (" + $v.changed + ")" else "" end)\(if $v.after then " (after " + $v.after + ")" else "" end) | \($v.seconds) | \($v.kernels_built) | \($v.kernels_from_cache) | \($v.kernels_up_to_date) | \($v.kernels_booted // "-") | \($v.exit) | \($v.load_before) |"),
 		  (.stages | to_entries[] | select(.value.ratio_to_make_and_boots != null) | .value as $v
-		   | "", "\(.key): \($v.seconds) s against the \($v.make_seconds) s its kernels'"'"' config+make took and the \($v.boot_seconds) s of its QEMU runs (every command line of every kernel): \($v.ratio_to_make_and_boots) times their sum."),
+		   | "", "\(.key): \($v.seconds) s against the \($v.make_seconds) s its kernels'"'"' config+make took\(if $v.seeded == false then " (every kernel built from clean, KIT_SEED=0)" else "" end) and the \($v.boot_seconds) s of its QEMU runs (every command line of every kernel): \($v.ratio_to_make_and_boots) times their sum."),
 		  (.stages.overhead // empty
 		   | if .branches then
 		       "", "Overhead: the kit'"'"'s whole unpatched build (build cache off) against a bare make -j bzImage of the same configured tree (a fresh tree of the same source and host patches, the kit'"'"'s .config, nothing built), per branch\(if .runs then ", each the mean of \(.runs) runs (the kit first in odd ones, the bare make in even ones)" else "" end); mean ratio \(.mean_ratio // "-").",

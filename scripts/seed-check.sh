@@ -9,7 +9,8 @@
 # build's date into some (include/linux/compile.h, autoconf.h's header,
 # the initramfs's file times) and so into what is made of them: what two
 # clean builds differ in is that part.  The seeded build may differ from a
-# clean one only there.  Prints the counts, and each output outside it.
+# clean one only there, and must have made each of those outputs again
+# (none kept from the seed).  Prints the counts, and each output outside it.
 #
 #   exit 0 the seeded build's outputs are a clean build's, 1 they are not
 #   (or a build failed), 2 bad input, 3 source unreachable (SKIP).
@@ -33,7 +34,7 @@ build() {
 build seed unpatched KIT_SEED=0
 build seeded patched
 jq -e '.build.patched.seed.from' "$base/seeded/result.json" >/dev/null ||
-	die 1 "the patched kernel was not seeded from the unpatched one; see $base/seeded/result.json"
+	die 1 "the patched kernel was not seeded from the unpatched one: $(jq -c '.build.patched | {seed, objects_compiled}' "$base/seeded/result.json")"
 build clean patched KIT_SEED=0
 build clean2 patched KIT_SEED=0
 # differs A B: the outputs whose digest differs between two trees (or
@@ -47,6 +48,13 @@ differs() {
 differs clean clean2 >"$base/dated"
 differs seeded clean >"$base/seeded.differs"
 LC_ALL=C comm -23 "$base/seeded.differs" "$base/dated" >"$base/wrong"
+# and what the date excuses was made again by the seeded build (linked,
+# compressed, written anew), never kept from the seed: newer than the
+# seed's build
+while IFS= read -r f; do
+	[ ! -e "$base/seeded/patched/src/$f" ] || [ "$base/seeded/patched/src/$f" -nt "$base/seed/unpatched/seed.key" ] ||
+		echo "$f (kept from the seed, not made again)"
+done <"$base/dated" >>"$base/wrong"
 n=$(wc -l <"$base/seeded/patched/seed.sums")
 c=$(jq -r .build.patched.objects_compiled "$base/seeded/result.json")
 cc=$(jq -r .build.patched.objects_compiled "$base/clean/result.json")

@@ -4,8 +4,8 @@
 # recipe, under the same fixed name for kbuild's paths), and make compiles
 # only what differs.  What it makes equals a clean build's; the export it
 # links to keeps its files and their times; a seed that does not hold what
-# its build made (seed.sums) is not used, and says so; KIT_SEED=0 builds
-# from clean.  The fake kernel of fakekernel.sh "compiles" fs/exec.o and
+# its build made (seed.sums) is not used, and says so, nor is one that
+# lacks a header the build has; KIT_SEED=0 builds from clean.  The fake kernel of fakekernel.sh "compiles" fs/exec.o and
 # kernel/fork.o from their .c when the .c is newer, as make does.
 . ci/tap.sh
 . scripts/tests/fakekernel.sh
@@ -23,6 +23,12 @@ build() { # build KIND SERIES [VAR=value...]: build.sh's stderr in $tmp/err
 }
 compiled() { grep '^  CC ' "$OUT/${2:-fake}/$1/build.log" | awk '{print $2}' | LC_ALL=C sort | tr '\n' ' '; }
 rec() { jq -r "$2" "$OUT/${3:-fake}/result.json" | sed "s|^$OUT/||"; }
+# same_outputs A B: the two built trees hold the same objects and image
+same_outputs() {
+	for _o in fs/exec.o kernel/fork.o arch/x86/boot/bzImage; do
+		cmp -s "$OUT/$1/src/$_o" "$OUT/$2/src/$_o" || return 1
+	done
+}
 # the export's files and its link source's (what the work trees link to),
 # with their inode, size, time and mode: what no build may change
 sh "$kit/scripts/fetch.sh" fake >/dev/null 2>&1
@@ -40,7 +46,7 @@ build fix fix && [ "$(compiled fix)" = "fs/exec.o " ] &&
 	t_fail "seeded build" "compiled: $(compiled fix); $(cat "$tmp/err")"
 build fix fix KIT_SEED=0 NAME=clean && [ "$(compiled fix clean)" = "fs/exec.o kernel/fork.o " ] &&
 	[ "$(rec . .build.fix.seed clean)" = null ] &&
-	for o in fs/exec.o kernel/fork.o arch/x86/boot/bzImage; do cmp -s "$OUT/fake/fix/src/$o" "$OUT/clean/fix/src/$o" || exit 1; done &&
+	same_outputs fake/fix clean/fix &&
 	t_ok "KIT_SEED=0 builds from clean, and makes the objects the seeded build made" ||
 	t_fail "clean build" "compiled: $(compiled fix clean); $(cat "$tmp/err")"
 build fix fix NAME=again && [ -z "$(compiled fix again)" ] && [ "$(rec . .build.fix.seed.files_differing again)" = 0 ] &&
@@ -63,9 +69,19 @@ cmp -s "$tmp/export.before" "$tmp/export.after" &&
 	t_ok "the export and its link source keep every file, inode and time through the builds (quilt's pushes included)" ||
 	t_fail "export changed" "$(diff "$tmp/export.before" "$tmp/export.after" | head -4)"
 
+# a header the seed lacks may stand before another of its name on the
+# include path, where no object's dependencies name it: built from clean
+mkdir -p "$tmp/hdr"
+printf -- '--- /dev/null\n+++ b/include/linux/new.h\n@@ -0,0 +1 @@\n+/* new */\n' >"$tmp/hdr/new.patch"
+echo new.patch >"$tmp/hdr/series"
+build hdr hdr && [ "$(compiled hdr)" = "fs/exec.o kernel/fork.o " ] && [ "$(rec . .build.hdr.seed)" = null ] &&
+	grep -q 'not starting from the objects of .*: the header include/linux/new.h is new; building from clean' "$tmp/err" &&
+	t_ok "a header the seed lacks: built from clean, and said" ||
+	t_fail "new header" "compiled: $(compiled hdr); $(cat "$tmp/err")"
+
 # a seed changed after its build: not used, said; the build is clean
 echo tampered >>"$OUT/fake/fork/src/kernel/fork.o"
-rm -rf "$OUT/fake/fix"
+rm -rf "$OUT/fake/fix" "$OUT/fake/hdr"
 build unpatched "" && [ "$(compiled unpatched)" = "fs/exec.o kernel/fork.o " ] &&
 	grep -q 'fake/fork/src does not hold what its build made (seed.sums); building from clean' "$tmp/err" &&
 	[ "$(rec . .build.unpatched.seed)" = null ] &&

@@ -4,7 +4,7 @@
 # on a figure; the figures go to $OUT/bench.json and `make report` puts
 # them into docs/results.md with the machine they were measured on.
 #
-# Stages (BENCH_STAGES, default all five, in this order):
+# Stages (BENCH_STAGES, default all six, in this order):
 #   cold        verify-all into a new output root with an empty build cache
 #               (the verified source exports are reused: fetching is not
 #               building; `fetch.sh` times are in its own progress lines);
@@ -62,7 +62,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
-stages=${BENCH_STAGES:-cold warm one-series overhead check}
+stages=${BENCH_STAGES:-cold warm one-series overhead check check-warm}
 for s in $stages; do
 	case $s in cold | warm | one-series | overhead | check | check-warm) ;;
 	*) die 2 "BENCH_STAGES names '$s'; the stages are: cold warm one-series overhead check check-warm" ;;

@@ -60,7 +60,7 @@ help:
 	@echo '                           $$(OUT)/report.html) from out/*/result.json'
 	@echo '  make records             fix records (OSV JSON, cip-kernel-sec YAML) in $$(OUT)/records/ (make report too)'
 	@echo '  make bench               time the matrix cold, warm, one series changed, and the'
-	@echo '                           kit against a bare make, a cold make check (out/bench.json; never a test)'
+	@echo '                           kit against a bare make, a cold and a warm make check (out/bench.json; never a test)'
 	@echo '  make seed-check [BRANCH=b]  a seeded build against clean ones: same outputs (default v2.6.32)'
 	@echo '  make clean               remove $$(OUT), exactly that folder, when the kit made it (refuses'
 	@echo '                           any other folder, /, $$HOME, the repository)'

@@ -20,7 +20,7 @@
 # CONFIG_FAKE_DEFCONFIG=y, "oldconfig" drops CONFIG_FAKE_NEEDS_BROKEN (a
 # symbol whose dependency the tree cannot give), "bzImage" fails
 # unless ARCH=x86_64 and $(CROSS_COMPILE)ld runs, "compiles" fs/exec.o and
-# kernel/fork.o (a copy of the .c, made when the .c is newer, as make
+# kernel/fork.o (the .c written anew, made when the .c is newer, as make
 # does, saying "  CC      <object>"), and writes fs/.exec.o.cmd
 # with $(CC) (what flag-audit.sh reads), arch/x86/boot/bzImage and System.map.
 # FAKE_BZIMAGE_SLEEP=N makes bzImage take N seconds; FAKE_BZIMAGE_ERROR=<line>
@@ -73,7 +73,7 @@ oldconfig:
 	$(if $(FAKE_BZIMAGE_ERROR),echo 'Enable recovery from hardware memory errors (MEMORY_FAILURE) [N/y/?] (NEW)')
 %.o: %.c
 	@echo '  CC      $@'
-	cp $< $@
+	cat $< >$@
 bzImage: fs/exec.o kernel/fork.o
 	$(if $(FAKE_BZIMAGE_SLEEP),sleep $(FAKE_BZIMAGE_SLEEP))
 	@$(if $(FAKE_BZIMAGE_ERROR),echo 'warning: not this one' && echo 'ld: x.o: warning: multiple definition of y' && echo '$(FAKE_BZIMAGE_ERROR)' && false)
